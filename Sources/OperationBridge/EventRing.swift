@@ -1,0 +1,92 @@
+import Foundation
+import OperationEvents
+import Synchronization
+
+/// A bounded, lock-free, multi-producer single-consumer event buffer.
+///
+/// Workers report from inside Foundation's scheduling paths, so a report must never wait for
+/// the dashboard: `push` claims a slot with one compare-and-swap and never blocks. When the
+/// consumer falls behind and the buffer is full, the event is dropped and counted; the consumer
+/// sees the count grow and re-synchronises from a snapshot. (Dmitry Vyukov's bounded queue:
+/// every slot carries a turn number that says whose move it is.)
+final class EventRing: @unchecked Sendable {
+    // Safety: `events[i]` is written only by the producer that won slot i's turn and read
+    // only by the consumer after the producer's releasing store of `turns[i]`.
+    let capacity: Int
+    private let mask: Int
+    private let turns: UnsafeMutablePointer<Atomic<Int>>
+    private let events: UnsafeMutablePointer<MonitorEvent?>
+    private let head = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+    /// Consumer position; guarded by `consumerLock` so drains from several threads are safe.
+    private var tail = 0
+    private let consumerLock = NSLock()
+
+    /// Creates a buffer holding at least `minimumCapacity` events (rounded up to a power of two).
+    init(minimumCapacity: Int) {
+        var size = 2
+        while size < minimumCapacity { size <<= 1 }
+        capacity = size
+        mask = size - 1
+        turns = .allocate(capacity: size)
+        for index in 0..<size { (turns + index).initialize(to: Atomic(index)) }
+        events = .allocate(capacity: size)
+        events.initialize(repeating: nil, count: size)
+    }
+
+    deinit {
+        events.deinitialize(count: capacity)
+        events.deallocate()
+        turns.deinitialize(count: capacity)
+        turns.deallocate()
+    }
+
+    /// Events dropped because the buffer was full, since it was created.
+    var droppedCount: Int { dropped.load(ordering: .relaxed) }
+
+    /// The sequence number the next accepted event will get.
+    var nextSequence: UInt64 { UInt64(head.load(ordering: .acquiring)) }
+
+    /// Appends an event, stamping its sequence number; returns false (and counts a drop) when full.
+    @discardableResult
+    func push(_ event: MonitorEvent) -> Bool {
+        var position = head.load(ordering: .relaxed)
+        while true {
+            let turn = turns[position & mask].load(ordering: .acquiring)
+            let lead = turn &- position
+            if lead == 0 {
+                let (won, current) = head.weakCompareExchange(
+                    expected: position, desired: position &+ 1,
+                    successOrdering: .relaxed, failureOrdering: .relaxed)
+                if won { break }
+                position = current
+            } else if lead < 0 {
+                // The slot still holds an event from the previous lap: the buffer is full.
+                dropped.wrappingAdd(1, ordering: .relaxed)
+                return false
+            } else {
+                position = head.load(ordering: .relaxed)
+            }
+        }
+        var stamped = event
+        stamped.sequence = UInt64(position)
+        events[position & mask] = stamped
+        turns[position & mask].store(position &+ 1, ordering: .releasing)
+        return true
+    }
+
+    /// Removes up to `limit` events, oldest first. Stops early at a slot whose producer is still writing.
+    func drain(limit: Int) -> [MonitorEvent] {
+        consumerLock.lock()
+        defer { consumerLock.unlock() }
+        var taken: [MonitorEvent] = []
+        while taken.count < limit {
+            let index = tail & mask
+            guard turns[index].load(ordering: .acquiring) == tail &+ 1 else { break }
+            if let event = events[index].take() { taken.append(event) }
+            turns[index].store(tail &+ capacity, ordering: .releasing)
+            tail &+= 1
+        }
+        return taken
+    }
+}

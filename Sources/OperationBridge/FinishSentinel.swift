@@ -1,0 +1,115 @@
+import Foundation
+import OperationEvents
+import Synchronization
+
+/// A hidden dependent that reports the exact finish of an operation the monitor did not create.
+///
+/// Foundation keeps the dependents of an operation *unretained* and, when the operation
+/// finishes, calls `isReady` on every dependent whose last dependency it was, on the finishing
+/// thread, before the completion block and before the queue lets go of the operation. The
+/// sentinel depends on exactly one target at a time and reports from that `isReady` call.
+///
+/// Lifetime: the target holds the sentinel unretained, so an armed sentinel keeps itself alive
+/// (`keepAlive`). The sentinel holds the target only through Foundation's dependency list, which
+/// it empties at the finish, so the target is released exactly when Foundation releases it.
+/// Sentinels are pooled: allocating an `Operation` costs more than re-arming one.
+final class FinishSentinel: Operation, @unchecked Sendable {
+    // Safety: the fields below are written by the arming thread before `armed` is set
+    // (releasing) and read by the firing thread after `armed` is cleared (acquiring); the
+    // sampling fields are guarded by the monitor's registry lock.
+    private let armed = Atomic<Bool>(false)
+    private var keepAlive: FinishSentinel?
+    /// Held only while armed, so idle sentinels in the pool do not keep the monitor alive.
+    private var monitor: OperationMonitor?
+    private(set) var target: Unmanaged<Operation>?
+
+    /// The target's id and queue, while armed. The id may be replaced before the target is
+    /// enqueued (when it already had one as a dependency), never after.
+    var id = OperationID(0)
+    private(set) var queue = QueueID(0)
+    /// The priority list Foundation put the target in (for snapshots).
+    var effectivePriority = OperationPriority.normal
+
+    /// Registry-lock guarded: bumped at every registration, so stale references (e.g. in
+    /// sampling windows) to a re-armed sentinel can be told apart.
+    var registryGeneration = 0
+    /// Registry-lock guarded: what the sampler has seen of the target.
+    var seenStarted = false
+    var seenCancelled = false
+    /// Registry-lock guarded: the target's dependencies (not its queue's barriers) as last seen.
+    var knownDependencies: [OperationID] = []
+    var unsignalledTicks = 0
+    var seenUnsignalledFinish = false
+
+    override init() {
+        super.init()
+    }
+
+    /// Starts watching `operation`, which must not be finished or enqueued yet.
+    func arm(for operation: Operation, monitor: OperationMonitor, id: OperationID, queue: QueueID) {
+        self.monitor = monitor
+        target = Unmanaged.passUnretained(operation)
+        self.id = id
+        self.queue = queue
+        keepAlive = self
+        addDependency(operation)
+        armed.store(true, ordering: .releasing)
+    }
+
+    /// While armed, the only caller is Foundation finishing the target: it reads this getter
+    /// after the target's last dependent-count decrement. Calls made while arming or releasing
+    /// (Foundation re-reads readiness after `addDependency` / `removeDependency`) find it disarmed.
+    override var isReady: Bool {
+        if armed.load(ordering: .relaxed), armed.exchange(false, ordering: .acquiringAndReleasing) {
+            fire()
+        }
+        return true
+    }
+
+    private func fire() {
+        guard let target, let monitor else { return }
+        let operation = target.takeUnretainedValue()
+        monitor.foreignOperationFinished(self, operation: operation)
+        // Hand the target back: Foundation's dependency list is the sentinel's only reference.
+        self.target = nil
+        self.monitor = nil
+        removeDependency(operation)
+        let survivor = keepAlive
+        keepAlive = nil
+        monitor.sentinelPool.recycle(survivor)
+    }
+}
+
+/// Reusable sentinels. Taken on the thread that adds operations, returned on finishing threads.
+final class SentinelPool: @unchecked Sendable {
+    // Safety: `free` is guarded by `lock`.
+    private let lock = NSLock()
+    private var free: [FinishSentinel] = []
+    private let limit: Int
+
+    init(limit: Int = 4096) {
+        self.limit = limit
+        free.reserveCapacity(limit)
+    }
+
+    func take() -> FinishSentinel {
+        lock.lock()
+        let sentinel = free.popLast()
+        lock.unlock()
+        return sentinel ?? FinishSentinel()
+    }
+
+    func recycle(_ sentinel: FinishSentinel?) {
+        guard let sentinel else { return }
+        lock.lock()
+        if free.count < limit { free.append(sentinel) }
+        lock.unlock()
+    }
+
+    /// Sentinels waiting for reuse (for tests).
+    var idleCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.count
+    }
+}

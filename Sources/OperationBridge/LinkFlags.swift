@@ -1,0 +1,39 @@
+import OperationEvents
+
+/// Bits of an `ObservableOperation`'s link to its monitor, kept in one atomic word so that
+/// every key change is reported exactly once whichever thread sees it first.
+struct LinkFlags: OptionSet, Sendable {
+    let rawValue: UInt32
+
+    /// The operation has an id and a monitor; reports may be made.
+    static let registered = LinkFlags(rawValue: 1 << 0)
+    /// The last reported value of `isReady`.
+    static let ready = LinkFlags(rawValue: 1 << 1)
+    /// `started` has been reported.
+    static let started = LinkFlags(rawValue: 1 << 2)
+    /// `finished` has been reported.
+    static let finished = LinkFlags(rawValue: 1 << 3)
+    /// `cancelled` has been reported.
+    static let cancelled = LinkFlags(rawValue: 1 << 4)
+    /// `queuePriority` was set explicitly (Foundation reports an unset one as `.normal`).
+    static let priorityExplicit = LinkFlags(rawValue: 1 << 5)
+    /// The operation was added to an observed queue (not only seen as a dependency).
+    static let queued = LinkFlags(rawValue: 1 << 6)
+    /// `addDependency` was called at least once, so `dependencies` is worth reading.
+    static let hasDependencies = LinkFlags(rawValue: 1 << 7)
+
+    /// Bits 8-10 hold the effective priority (an index into `OperationPriority.schedulingOrder`).
+    static let priorityMask = LinkFlags(rawValue: 0b111 << 8)
+
+    /// The flags holding `priority` as the effective priority.
+    static func effective(_ priority: OperationPriority) -> LinkFlags {
+        let index = OperationPriority.schedulingOrder.firstIndex(of: priority) ?? 3
+        return LinkFlags(rawValue: UInt32(index) << 8)
+    }
+
+    /// The effective priority stored in these flags.
+    var effectivePriority: OperationPriority {
+        let index = Int((rawValue & LinkFlags.priorityMask.rawValue) >> 8)
+        return index < OperationPriority.schedulingOrder.count ? OperationPriority.schedulingOrder[index] : .normal
+    }
+}

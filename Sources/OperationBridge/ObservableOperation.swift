@@ -1,0 +1,154 @@
+import Foundation
+import OperationEvents
+import Synchronization
+
+/// A synchronous `Operation` whose key changes (`isReady`, `isExecuting`, `isFinished`,
+/// `isCancelled`, dependencies, priority) an `OperationMonitor` reports exactly and cheaply.
+///
+/// Subclass it as you would subclass `Operation` for synchronous work: override `main()` and
+/// check `isCancelled` between steps. The monitor starts reporting once the operation is added
+/// to an `ObservedOperationQueue`; added to any other queue it behaves like a plain `Operation`.
+///
+/// Why it is exact: on Linux Foundation has no KVO, but it reads `isExecuting`, `isFinished`
+/// and `isReady` itself at the moment each changes. This class overrides those getters, so the
+/// first read that sees a new value reports it, from the thread making the change.
+/// `isReady` cannot be overridden by subclasses: readiness is "all dependencies finished";
+/// gate work with dependencies instead.
+open class ObservableOperation: Operation, @unchecked Sendable {
+    // Safety: `linkMonitor` and `linkID` are written once, before `.registered` is set with a
+    // releasing store, and read only after an acquiring load has seen `.registered`.
+    let linkFlags = Atomic<UInt32>(0)
+    var linkMonitor: OperationMonitor?
+    var linkID = 0
+
+    /// Creates an operation.
+    public override init() {
+        super.init()
+    }
+
+    /// The id the monitor gave this operation, once it is observed.
+    public var monitorID: OperationID? {
+        LinkFlags(rawValue: linkFlags.load(ordering: .acquiring)).contains(.registered) ? OperationID(linkID) : nil
+    }
+
+    /// Foundation's readiness (all dependencies finished, or cancelled before starting),
+    /// reported whenever it changes. Not overridable: gate work with dependencies instead.
+    public final override var isReady: Bool {
+        let ready = super.isReady
+        noteReady(ready)
+        return ready
+    }
+
+    /// Foundation reads this right after it marks the operation executing; the first `true` is reported.
+    public override var isExecuting: Bool {
+        let executing = super.isExecuting
+        if executing { noteStarted() }
+        return executing
+    }
+
+    /// Foundation reads this first when it processes the finish; the first `true` is reported.
+    public override var isFinished: Bool {
+        let finished = super.isFinished
+        if finished { noteFinished() }
+        return finished
+    }
+
+    /// Cancels and reports the cancellation. Overrides must call `super.cancel()`.
+    open override func cancel() {
+        super.cancel()
+        if super.isCancelled { noteCancelled() }
+    }
+
+    /// Adds a dependency and, once observed, reports it.
+    open override func addDependency(_ operation: Operation) {
+        setFlags(.hasDependencies)
+        super.addDependency(operation)
+        if let monitor = registeredMonitor {
+            monitor.dependencyChanged(of: OperationID(linkID), on: operation, added: true)
+        }
+    }
+
+    /// Removes a dependency and, once observed, reports it.
+    open override func removeDependency(_ operation: Operation) {
+        super.removeDependency(operation)
+        if let monitor = registeredMonitor {
+            monitor.dependencyChanged(of: OperationID(linkID), on: operation, added: false)
+        }
+    }
+
+    /// The queue priority; setting it is remembered as explicit (Foundation cannot tell) and reported.
+    open override var queuePriority: Operation.QueuePriority {
+        get { super.queuePriority }
+        set {
+            super.queuePriority = newValue
+            // An explicit priority is also what the queue schedules by from now on.
+            let priority = OperationPriority(foundation: super.queuePriority)
+            replaceFlags(mask: LinkFlags.priorityMask, with: LinkFlags.effective(priority).union(.priorityExplicit))
+            if let monitor = registeredMonitor {
+                monitor.emit(.priorityChanged(operation: OperationID(linkID), priority: priority, effective: priority))
+            }
+        }
+    }
+
+    // MARK: Reporting (module-internal; used by the async subclass and the monitor)
+
+    var registeredMonitor: OperationMonitor? {
+        LinkFlags(rawValue: linkFlags.load(ordering: .acquiring)).contains(.registered) ? linkMonitor : nil
+    }
+
+    var currentFlags: LinkFlags { LinkFlags(rawValue: linkFlags.load(ordering: .acquiring)) }
+
+    func setFlags(_ flags: LinkFlags) {
+        linkFlags.bitwiseOr(flags.rawValue, ordering: .acquiringAndReleasing)
+    }
+
+    /// Clears the bits of `mask`, then sets `flags`, atomically.
+    func replaceFlags(mask: LinkFlags, with flags: LinkFlags) {
+        var current = linkFlags.load(ordering: .relaxed)
+        while true {
+            let next = (current & ~mask.rawValue) | flags.rawValue
+            let (won, seen) = linkFlags.compareExchange(expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if won { return }
+            current = seen
+        }
+    }
+
+    /// Sets `flag` if it was clear; true when this call set it (so this caller reports).
+    func claim(_ flag: LinkFlags) -> Bool {
+        let before = LinkFlags(rawValue: linkFlags.bitwiseOr(flag.rawValue, ordering: .acquiringAndReleasing).oldValue)
+        return before.contains(.registered) && !before.contains(flag)
+    }
+
+    func noteReady(_ ready: Bool) {
+        var flags = currentFlags
+        while flags.contains(.registered), flags.contains(.ready) != ready, !flags.contains(.finished) {
+            let next = ready ? flags.union(.ready) : flags.subtracting(.ready)
+            let (won, current) = linkFlags.compareExchange(
+                expected: flags.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
+            if won {
+                linkMonitor?.emit(.ready(operation: OperationID(linkID), isReady: ready))
+                return
+            }
+            flags = LinkFlags(rawValue: current)
+        }
+    }
+
+    func noteStarted() {
+        guard claim(.started), let monitor = linkMonitor else { return }
+        monitor.emit(.started(operation: OperationID(linkID)))
+    }
+
+    func noteCancelled() {
+        guard claim(.cancelled), let monitor = linkMonitor else { return }
+        monitor.emit(.cancelled(operation: OperationID(linkID)))
+    }
+
+    func noteFinished() {
+        guard claim(.finished), let monitor = linkMonitor else { return }
+        let cancelled = super.isCancelled
+        if cancelled, claim(.cancelled) {
+            monitor.emit(.cancelled(operation: OperationID(linkID)))
+        }
+        monitor.operationFinished(OperationID(linkID), cancelled: cancelled, source: .exact)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import OperationEvents
+import Synchronization
+
+/// An `OperationQueue` that reports everything that happens to it and to its operations to an
+/// `OperationMonitor`. Use it wherever you would create an `OperationQueue`; it schedules
+/// exactly as its superclass does (the conformance suite runs every behaviour on both).
+///
+/// Every way of adding work is seen once: `addOperation(_:)`, `addOperation(_ block:)`,
+/// `addOperations(_:waitUntilFinished:)` and `addBarrierBlock(_:)`; so are suspend/resume,
+/// changes of `maxConcurrentOperationCount`, `name`, `qualityOfService`, and `cancelAllOperations()`.
+/// Blocks become `ObservableBlockOperation`s and are observed exactly; other operations are
+/// hooked (exact add, readiness and finish; sampled start).
+open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
+    // Safety: `barriers` is guarded by `barrierLock`; the rest is immutable or atomic.
+
+    /// The monitor this queue reports to.
+    public let monitor: OperationMonitor
+    /// The queue's id in the monitor.
+    public let queueID: QueueID
+    private let qosExplicit = Atomic<Bool>(false)
+    private let barrierCount = Atomic<Int>(0)
+    private let barrierLock = NSLock()
+    private var barriers: [BarrierRecord] = []
+
+    /// Creates a queue observed by `monitor`.
+    public init(
+        monitor: OperationMonitor,
+        name: String? = nil,
+        maxConcurrentOperationCount: Int = OperationQueue.defaultMaxConcurrentOperationCount,
+        qualityOfService: QoSClass? = nil
+    ) {
+        self.monitor = monitor
+        queueID = monitor.allocateQueueID()
+        super.init()
+        if let name { super.name = name }
+        if maxConcurrentOperationCount != OperationQueue.defaultMaxConcurrentOperationCount {
+            super.maxConcurrentOperationCount = maxConcurrentOperationCount
+        }
+        if let qualityOfService {
+            qosExplicit.store(true, ordering: .relaxed)
+            super.qualityOfService = qualityOfService.foundation
+        }
+        monitor.queueAppeared(self)
+    }
+
+    deinit {
+        monitor.queueReleased(queueID)
+    }
+
+    // MARK: Adding work
+
+    /// Adds an operation; the monitor sees it before Foundation does.
+    open override func addOperation(_ op: Operation) {
+        monitor.willEnqueue([op], in: self)
+        super.addOperation(op)
+    }
+
+    /// Adds operations; the monitor sees them before Foundation does.
+    @available(*, noasync, message: "Use addBarrierBlock or a dependent Operation instead")
+    open override func addOperations(_ ops: [Operation], waitUntilFinished wait: Bool) {
+        monitor.willEnqueue(ops, in: self)
+        super.addOperations(ops, waitUntilFinished: wait)
+    }
+
+    /// Adds operations for a command and returns the ids the monitor gave them.
+    func addOperationsReportingIDs(_ ops: [Operation]) -> [OperationID] {
+        let ids = monitor.willEnqueue(ops, in: self)
+        super.addOperations(ops, waitUntilFinished: false)
+        return ids
+    }
+
+    /// Adds a block as an `ObservableBlockOperation` (Foundation would make a `BlockOperation`),
+    /// with the queue's quality of service if one was set, as Foundation does.
+    open override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        let operation = ObservableBlockOperation(block: block)
+        operation.createdByQueue = true
+        if qosExplicit.load(ordering: .relaxed) {
+            operation.qualityOfService = super.qualityOfService
+        }
+        addOperation(operation)
+    }
+
+    /// Adds a barrier block; it is reported as an operation with the `barrier` priority.
+    open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
+        let wrapped = monitor.registerBarrier(in: self, block: barrier)
+        super.addBarrierBlock(wrapped)
+    }
+
+    /// Cancels every operation in the queue and reports it.
+    open override func cancelAllOperations() {
+        monitor.emit(.queueCancelledAll(queue: queueID))
+        super.cancelAllOperations()
+        monitor.didCancelAll(in: self)
+    }
+
+    // MARK: Queue state (reported before the change takes effect, so that work started by
+    // the change is never reported ahead of it)
+
+    /// `isSuspended`, reported on change.
+    open override var isSuspended: Bool {
+        get { super.isSuspended }
+        set {
+            monitor.emit(.queueSuspended(queue: queueID, suspended: newValue))
+            super.isSuspended = newValue
+        }
+    }
+
+    /// `maxConcurrentOperationCount`, reported on change.
+    open override var maxConcurrentOperationCount: Int {
+        get { super.maxConcurrentOperationCount }
+        set {
+            monitor.emit(.queueMaxConcurrency(queue: queueID, count: newValue))
+            super.maxConcurrentOperationCount = newValue
+        }
+    }
+
+    /// `name`, reported on change.
+    open override var name: String? {
+        get { super.name }
+        set {
+            monitor.emit(.queueRenamed(queue: queueID, name: newValue ?? ""))
+            super.name = newValue
+        }
+    }
+
+    /// `qualityOfService`, reported on change.
+    open override var qualityOfService: QualityOfService {
+        get { super.qualityOfService }
+        set {
+            qosExplicit.store(true, ordering: .relaxed)
+            monitor.emit(.queueQualityOfService(queue: queueID, qos: QoSClass(foundation: newValue)))
+            super.qualityOfService = newValue
+        }
+    }
+
+    // MARK: Barriers
+
+    /// Barrier blocks added and not finished, oldest first. Lock-free when there are none.
+    func pendingBarrierIDs() -> [OperationID] {
+        pendingBarriers().map(\.id)
+    }
+
+    func pendingBarriers() -> [BarrierRecord] {
+        guard barrierCount.load(ordering: .acquiring) > 0 else { return [] }
+        barrierLock.lock()
+        defer { barrierLock.unlock() }
+        return barriers
+    }
+
+    func barrierAdded(_ record: BarrierRecord) {
+        barrierLock.lock()
+        barriers.append(record)
+        barrierCount.store(barriers.count, ordering: .releasing)
+        barrierLock.unlock()
+    }
+
+    func barrierEnded(_ record: BarrierRecord) {
+        barrierLock.lock()
+        barriers.removeAll { $0 === record }
+        barrierCount.store(barriers.count, ordering: .releasing)
+        barrierLock.unlock()
+    }
+
+    /// The queue as the monitor describes it.
+    func currentInfo() -> QueueInfo {
+        QueueInfo(
+            id: queueID, name: super.name ?? "", maxConcurrentOperationCount: super.maxConcurrentOperationCount,
+            isSuspended: super.isSuspended, qualityOfService: QoSClass(foundation: super.qualityOfService),
+            isMainQueue: false, observation: .observed)
+    }
+}

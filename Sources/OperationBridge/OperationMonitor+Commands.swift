@@ -1,0 +1,187 @@
+import Foundation
+import OperationEvents
+
+extension OperationMonitor {
+    /// The work catalog's templates, with the ids of their queues.
+    public var workTemplates: [WorkTemplateInfo] {
+        catalog.listing { queueID(of: $0) }
+    }
+
+    /// Carries out a command. A refused command returns an error that names the problem and has
+    /// changed nothing; app code (an operation's `cancel()`, a template's factory) runs with no
+    /// monitor lock held.
+    public func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError> {
+        do {
+            switch command {
+            case .cancel(let ids): return .success(try cancel(ids))
+            case .cancelAll(let queue): return .success(try cancelAll(queue))
+            case .setSuspended(let queue, let suspended): return .success(try setSuspended(queue, suspended))
+            case .setMaxConcurrency(let queue, let count): return .success(try setMaxConcurrency(queue, count))
+            case .addWork(let request): return .success(try addWork(request))
+            }
+        } catch let error as CommandError {
+            return .failure(error)
+        } catch {
+            return .failure(CommandError(.invalidArgument, String(describing: error)))
+        }
+    }
+
+    // MARK: Operations
+
+    private func cancel(_ ids: [OperationID]) throws -> CommandReceipt {
+        guard !ids.isEmpty else { throw CommandError(.invalidArgument, "no operation to cancel") }
+        let targets = try locate(ids)
+        if let barrier = targets.first(where: { $0.operation == nil }) {
+            throw CommandError(.unsupported, "\(barrier.id) is a barrier block; only cancel-all of its queue cancels it")
+        }
+        for target in targets { target.operation?.cancel() }
+        var hooked: [SamplingWindow.Entry] = []
+        var sampled: [OperationID] = []
+        for target in targets where target.operation?.isCancelled == true {
+            switch target.kind {
+            case .hooked(let entry): hooked.append(entry)
+            case .sampled: sampled.append(target.id)
+            case .instrumented, .barrier: break // instrumented operations report their own cancel
+            }
+        }
+        foreignCancelled(hooked, source: .exact)
+        if !sampled.isEmpty {
+            withRegistry { registry in
+                for entry in registry.sampled.values where sampled.contains(entry.id) && !entry.keys.isCancelled {
+                    entry.keys.isCancelled = true
+                    emit(.cancelled(operation: entry.id))
+                }
+            }
+        }
+        let names = targets.map(\.id.description).joined(separator: " ")
+        return CommandReceipt(message: "cancelled \(names)", operations: targets.map(\.id))
+    }
+
+    /// Finds operations by id, by walking the observed queues (commands are rare; the walk is
+    /// Foundation's O(n) `operations`). Throws, naming the first id that is unknown or gone.
+    func locate(_ requested: [OperationID]) throws -> [LocatedOperation] {
+        var wanted = Set(requested)
+        var found: [OperationID: LocatedOperation] = [:]
+        let queues = withRegistry { registry in
+            registry.queues.values.compactMap { entry in (entry.queue as? ObservedOperationQueue).map { ($0, entry.id) } }
+        }
+        for (queue, queueID) in queues where !wanted.isEmpty {
+            for barrier in queue.pendingBarriers() where wanted.remove(barrier.id) != nil {
+                found[barrier.id] = LocatedOperation(id: barrier.id, operation: nil, queue: queueID, kind: .barrier)
+            }
+            let members = queue.operations
+            withRegistry { registry in
+                for member in members where !wanted.isEmpty {
+                    if let instrumented = member as? ObservableOperation {
+                        if let id = instrumented.monitorID, wanted.remove(id) != nil {
+                            found[id] = LocatedOperation(id: id, operation: member, queue: queueID, kind: .instrumented)
+                        }
+                    } else if let sentinel = registry.hooked[ObjectIdentifier(member)], wanted.remove(sentinel.id) != nil {
+                        let entry = SamplingWindow.Entry(
+                            sentinel: sentinel, generation: sentinel.registryGeneration, object: ObjectIdentifier(member),
+                            target: Unmanaged.passUnretained(member), id: sentinel.id)
+                        found[sentinel.id] = LocatedOperation(id: sentinel.id, operation: member, queue: queueID, kind: .hooked(entry))
+                    }
+                }
+            }
+        }
+        if !wanted.isEmpty {
+            let sampled: [(OperationID, QueueID?, Operation)] = withRegistry { registry in
+                registry.sampled.values.compactMap { entry in
+                    guard wanted.contains(entry.id), let operation = entry.operation else { return nil }
+                    return (entry.id, entry.queue, operation)
+                }
+            }
+            for (id, queue, operation) in sampled {
+                wanted.remove(id)
+                found[id] = LocatedOperation(id: id, operation: operation, queue: queue, kind: .sampled)
+            }
+        }
+        var result: [LocatedOperation] = []
+        var seen = Set<OperationID>()
+        for id in requested where seen.insert(id).inserted {
+            guard let located = found[id] else {
+                throw wasAllocated(id)
+                    ? CommandError(.operationGone, "\(id) has finished or was released")
+                    : CommandError(.unknownOperation, "there is no operation \(id)")
+            }
+            if let operation = located.operation, operation.isFinished {
+                throw CommandError(.operationGone, "\(id) has already finished")
+            }
+            result.append(located)
+        }
+        return result
+    }
+
+    // MARK: Queues
+
+    /// Finds a live queue by id, or throws naming why not.
+    func locateQueue(_ id: QueueID) throws -> (entry: QueueEntry, queue: OperationQueue) {
+        let entry = withRegistry { $0.queues[id] }
+        guard let entry else {
+            throw wasAllocated(id)
+                ? CommandError(.queueGone, "queue \(id) was released")
+                : CommandError(.unknownQueue, "there is no queue \(id)")
+        }
+        guard let queue = entry.queue else { throw CommandError(.queueGone, "queue \(id) was released") }
+        return (entry, queue)
+    }
+
+    func queueID(of queue: OperationQueue) -> QueueID? {
+        if let observed = queue as? ObservedOperationQueue, observed.monitor === self { return observed.queueID }
+        return withRegistry { registry in registry.queues.values.first { $0.queue === queue }?.id }
+    }
+
+    private func refuseMainQueue(_ entry: QueueEntry, _ what: String) throws {
+        if entry.isMainQueue {
+            throw CommandError(.unsupported, "OperationQueue.main ignores \(what) (Foundation rule)")
+        }
+    }
+
+    private func cancelAll(_ id: QueueID) throws -> CommandReceipt {
+        let (entry, queue) = try locateQueue(id)
+        try refuseMainQueue(entry, "cancelAllOperations()")
+        let count = queue.operationCount
+        if entry.observation == .sampled { emit(.queueCancelledAll(queue: id)) }
+        queue.cancelAllOperations()
+        return CommandReceipt(message: "cancelled all \(count) operation\(count == 1 ? "" : "s") of \(id)")
+    }
+
+    private func setSuspended(_ id: QueueID, _ suspended: Bool) throws -> CommandReceipt {
+        let (entry, queue) = try locateQueue(id)
+        try refuseMainQueue(entry, "isSuspended")
+        let word = suspended ? "suspended" : "resumed"
+        if queue.isSuspended == suspended {
+            return CommandReceipt(message: "\(id) is already \(suspended ? "suspended" : "running")")
+        }
+        queue.isSuspended = suspended
+        if entry.observation == .sampled {
+            withRegistry { _ in
+                entry.info.isSuspended = suspended
+                emit(.queueSuspended(queue: id, suspended: suspended))
+            }
+        }
+        return CommandReceipt(message: "\(word) \(id)")
+    }
+
+    private func setMaxConcurrency(_ id: QueueID, _ count: Int) throws -> CommandReceipt {
+        guard count >= 1 || count == OperationQueue.defaultMaxConcurrentOperationCount, count <= Int(Int32.max) else {
+            throw CommandError(.invalidArgument, "max concurrency must be a positive count or -1 (no limit); got \(count)")
+        }
+        let (entry, queue) = try locateQueue(id)
+        try refuseMainQueue(entry, "maxConcurrentOperationCount")
+        let previous = queue.maxConcurrentOperationCount
+        queue.maxConcurrentOperationCount = count
+        if entry.observation == .sampled {
+            withRegistry { _ in
+                entry.info.maxConcurrentOperationCount = count
+                emit(.queueMaxConcurrency(queue: id, count: count))
+            }
+        }
+        return CommandReceipt(message: "\(id) max concurrency \(Self.limitText(count)) (was \(Self.limitText(previous)))")
+    }
+
+    static func limitText(_ count: Int) -> String {
+        count == OperationQueue.defaultMaxConcurrentOperationCount ? "default" : String(count)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import OperationEvents
+
+extension OperationMonitor {
+    /// The finish of an instrumented operation, a barrier or a sampled one.
+    func operationFinished(_ id: OperationID, cancelled: Bool, source: EventSource) {
+        let time = clock.now()
+        ring.push(MonitorEvent(time: time, source: source, change: .finished(operation: id, cancelled: cancelled)))
+        if hasWaiters.load(ordering: .sequentiallyConsistent) {
+            withRegistry { releaseWaiters(of: id, in: &$0, time: time, source: source) }
+        }
+    }
+
+    /// A sentinel fired: the foreign operation finished, on this thread, just now.
+    /// What sampling missed is reported first, as inferred: a finish proves that the operation
+    /// became ready, and that it ran unless it was cancelled.
+    func foreignOperationFinished(_ sentinel: FinishSentinel, operation: Operation) {
+        let cancelled = operation.isCancelled
+        let time = clock.now()
+        let object = ObjectIdentifier(operation)
+        withRegistry { registry in
+            if registry.hooked[object] === sentinel { registry.hooked[object] = nil }
+            let id = sentinel.id
+            if cancelled, !sentinel.seenCancelled {
+                push(.cancelled(operation: id), time: time, source: .inferred)
+            }
+            if registry.remaining.removeValue(forKey: id) != nil {
+                push(.ready(operation: id, isReady: true), time: time, source: .inferred)
+            }
+            if !sentinel.seenStarted, !cancelled {
+                push(.started(operation: id), time: time, source: .inferred)
+            }
+            push(.finished(operation: id, cancelled: cancelled), time: time, source: .exact)
+            releaseWaiters(of: id, in: &registry, time: time, source: .exact)
+            // Keep the id (weakly) while the operation lives: a dependent enqueued later names it.
+            let finished = SampledEntry(
+                id: id, operation: operation, queue: sentinel.queue,
+                keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: cancelled))
+            finished.startedReported = true
+            finished.finishedReported = true
+            registry.sampled[object] = finished
+            registry.retired.append(object)
+        }
+    }
+
+    /// Reports cancellations of foreign operations the monitor did not make itself (after
+    /// `cancelAllOperations`, or seen by sampling). A cancelled pending operation becomes ready.
+    func foreignCancelled(_ entries: [SamplingWindow.Entry], source: EventSource) {
+        guard !entries.isEmpty else { return }
+        let time = clock.now()
+        withRegistry { registry in
+            for entry in entries where registry.isCurrent(entry) && !entry.sentinel.seenCancelled {
+                entry.sentinel.seenCancelled = true
+                ring.push(MonitorEvent(time: time, source: source, change: .cancelled(operation: entry.id)))
+                if registry.remaining.removeValue(forKey: entry.id) != nil {
+                    ring.push(MonitorEvent(time: time, source: source, change: .ready(operation: entry.id, isReady: true)))
+                }
+            }
+        }
+    }
+
+    /// Current entries for every hooked operation of a queue, with their targets retained
+    /// (safe under the lock: an armed sentinel's target is alive).
+    func hookedEntries(of queue: QueueID) -> [(SamplingWindow.Entry, Operation)] {
+        withRegistry { registry in
+            guard let window = registry.windows[queue] else { return [] }
+            var result: [(SamplingWindow.Entry, Operation)] = []
+            for list in window.lists {
+                for entry in list where registry.isCurrent(entry) {
+                    result.append((entry, entry.target.takeUnretainedValue()))
+                }
+            }
+            for entry in window.executing where registry.isCurrent(entry) {
+                result.append((entry, entry.target.takeUnretainedValue()))
+            }
+            return result
+        }
+    }
+}

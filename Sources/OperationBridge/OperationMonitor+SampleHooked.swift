@@ -1,0 +1,159 @@
+import Foundation
+import OperationEvents
+
+extension OperationMonitor {
+    /// Polls everything that cannot be hooked, once. The sampler thread calls this every
+    /// sampling interval; call it yourself for a deterministic reading (tests, headless reports).
+    public func sampleNow() {
+        sampleHookedOperations()
+        sampleTrackedQueues(now: clock.now())
+        sampleUnqueuedOperations()
+    }
+
+    private struct Probe {
+        let entry: SamplingWindow.Entry
+        let operation: Operation
+        let unstarted: Bool
+        let knownDependencyCount: Int
+    }
+
+    private struct Reading {
+        var executing = false
+        var cancelled = false
+        var finished = false
+        var dependencies: [OperationID]?
+        var dependencyObjects: [Operation] = []
+    }
+
+    /// Foreign operations of observed queues: their start and any cancel the app made directly
+    /// can only be read. Each tick reads the operations seen executing and, per queue, the next
+    /// `samplingWindow` not-yet-started ones in the queue's own scheduling order.
+    func sampleHookedOperations() {
+        let probes = collectProbes()
+        guard !probes.isEmpty else { return }
+        // Reads may run app getters: no lock held.
+        var readings: [Reading] = []
+        readings.reserveCapacity(probes.count)
+        for probe in probes {
+            var reading = Reading()
+            reading.cancelled = probe.operation.isCancelled
+            reading.finished = probe.operation.isFinished
+            reading.executing = probe.operation.isExecuting
+            if probe.unstarted, !reading.executing {
+                let objects = probe.operation.dependencies
+                if objects.count != probe.knownDependencyCount {
+                    reading.dependencies = resolveDependencies(objects)
+                    reading.dependencyObjects = objects
+                }
+            }
+            readings.append(reading)
+        }
+        let time = clock.now()
+        var newWaits: [(OperationID, [OperationID], [Operation], QueueID)] = []
+        withRegistry { registry in
+            for (probe, reading) in zip(probes, readings) {
+                // A probe whose operation finished meanwhile is skipped: nothing is reported after a finish.
+                guard registry.isCurrent(probe.entry) else { continue }
+                let sentinel = probe.entry.sentinel
+                let id = probe.entry.id
+                if reading.executing, !sentinel.seenStarted {
+                    sentinel.seenStarted = true
+                    push(.started(operation: id), time: time, source: .sampled)
+                    registry.windows[sentinel.queue]?.executing.append(probe.entry)
+                }
+                if reading.cancelled, !sentinel.seenCancelled {
+                    sentinel.seenCancelled = true
+                    push(.cancelled(operation: id), time: time, source: .sampled)
+                    if registry.remaining.removeValue(forKey: id) != nil {
+                        push(.ready(operation: id, isReady: true), time: time, source: .sampled)
+                    }
+                }
+                if reading.finished {
+                    sentinel.unsignalledTicks += 1
+                    // Two readings in a row: a finish Foundation is processing right now is not flagged.
+                    if sentinel.unsignalledTicks >= 2, !sentinel.seenUnsignalledFinish {
+                        sentinel.seenUnsignalledFinish = true
+                        push(.unsignalledFinish(operation: id), time: time, source: .sampled)
+                    }
+                } else {
+                    sentinel.unsignalledTicks = 0
+                }
+                if let now = reading.dependencies, now != sentinel.knownDependencies {
+                    let added = now.filter { !sentinel.knownDependencies.contains($0) }
+                    for dependency in added {
+                        push(.dependencyAdded(operation: id, dependency: dependency), time: time, source: .sampled)
+                    }
+                    for dependency in sentinel.knownDependencies where !now.contains(dependency) {
+                        push(.dependencyRemoved(operation: id, dependency: dependency), time: time, source: .sampled)
+                        if var list = registry.waiters[dependency], let slot = list.firstIndex(of: id) {
+                            list.remove(at: slot)
+                            registry.waiters[dependency] = list.isEmpty ? nil : list
+                            countDown(id, in: &registry, time: time, source: .sampled)
+                        }
+                    }
+                    sentinel.knownDependencies = now
+                    if !added.isEmpty, !sentinel.seenCancelled {
+                        if registry.remaining[id] == nil {
+                            push(.ready(operation: id, isReady: false), time: time, source: .sampled)
+                        }
+                        let objects = reading.dependencyObjects.filter { object in
+                            added.contains(resolvedID(of: object, in: registry) ?? OperationID(0))
+                        }
+                        newWaits.append((id, added, objects, sentinel.queue))
+                    }
+                }
+            }
+        }
+        for (id, dependencies, objects, queue) in newWaits {
+            waitForDependencies(of: id, dependencies: dependencies, objects: objects, queue: queue)
+        }
+    }
+
+    /// Under the registry lock: the probes for this tick, targets retained (they are alive while current).
+    private func collectProbes() -> [Probe] {
+        let budget = max(1, configuration.samplingWindow)
+        return withRegistry { registry in
+            var probes: [Probe] = []
+            for queue in Array(registry.windows.keys) {
+                guard var window = registry.windows.removeValue(forKey: queue) else { continue }
+                window.executing.removeAll { !registry.isCurrent($0) }
+                for entry in window.executing {
+                    probes.append(Probe(entry: entry, operation: entry.target.takeUnretainedValue(),
+                                        unstarted: false, knownDependencyCount: 0))
+                }
+                var remaining = budget
+                var scanned = 0
+                for index in window.lists.indices where remaining > 0 {
+                    while let first = window.lists[index].first,
+                          !registry.isCurrent(first) || first.sentinel.seenStarted {
+                        window.lists[index].removeFirst()
+                    }
+                    for entry in window.lists[index] {
+                        if remaining == 0 || scanned >= budget * 8 { break }
+                        scanned += 1
+                        guard registry.isCurrent(entry), !entry.sentinel.seenStarted else { continue }
+                        probes.append(Probe(entry: entry, operation: entry.target.takeUnretainedValue(), unstarted: true,
+                                            knownDependencyCount: entry.sentinel.knownDependencies.count))
+                        remaining -= 1
+                    }
+                }
+                if !window.isEmpty { registry.windows[queue] = window }
+            }
+            return probes
+        }
+    }
+
+    /// The id the registry knows for an operation. Registry lock held.
+    func resolvedID(of operation: Operation, in registry: Registry) -> OperationID? {
+        if let instrumented = operation as? ObservableOperation { return instrumented.monitorID }
+        let object = ObjectIdentifier(operation)
+        if let sentinel = registry.hooked[object] { return sentinel.id }
+        if let entry = registry.sampled[object], entry.operation === operation { return entry.id }
+        return nil
+    }
+
+    @inline(__always)
+    func push(_ change: MonitorEvent.Change, time: UInt64, source: EventSource) {
+        ring.push(MonitorEvent(time: time, source: source, change: change))
+    }
+}

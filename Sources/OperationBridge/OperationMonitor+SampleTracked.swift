@@ -1,0 +1,177 @@
+import Foundation
+import OperationEvents
+
+extension OperationMonitor {
+    /// Tracked queues: their state every tick; their operations by walking `operations`, as
+    /// often as the walk's measured cost allows (`trackedWalkBudget` of one core), so a deep
+    /// queue is never walked on every tick.
+    func sampleTrackedQueues(now: UInt64) {
+        let tracked = withRegistry { registry in
+            registry.queues.values.filter { $0.observation == .sampled }.map { ($0, $0.queue) }
+        }
+        for (entry, queue) in tracked {
+            guard let queue else {
+                queueVanished(entry)
+                continue
+            }
+            let info = Self.readQueueInfo(queue, id: entry.id)
+            let walkDue = withRegistry { _ -> Bool in
+                reportQueueChanges(entry, info)
+                return now >= entry.nextWalk
+            }
+            if walkDue { walk(entry, queue) }
+        }
+    }
+
+    /// Reports what changed in a tracked queue's state since the last reading. Registry lock held.
+    private func reportQueueChanges(_ entry: QueueEntry, _ info: QueueInfo) {
+        let old = entry.info
+        let id = entry.id
+        if info.isSuspended != old.isSuspended {
+            emit(.queueSuspended(queue: id, suspended: info.isSuspended), source: .sampled)
+        }
+        if info.maxConcurrentOperationCount != old.maxConcurrentOperationCount {
+            emit(.queueMaxConcurrency(queue: id, count: info.maxConcurrentOperationCount), source: .sampled)
+        }
+        if info.name != old.name { emit(.queueRenamed(queue: id, name: info.name), source: .sampled) }
+        if info.qualityOfService != old.qualityOfService {
+            emit(.queueQualityOfService(queue: id, qos: info.qualityOfService), source: .sampled)
+        }
+        var updated = info
+        updated.observation = old.observation
+        entry.info = updated
+    }
+
+    private func walk(_ entry: QueueEntry, _ queue: OperationQueue) {
+        let started = clock.now()
+        let members = queue.operations
+        let unknown = withRegistry { registry in
+            members.filter { member in
+                // Instrumented operations report themselves once registered.
+                if let instrumented = member as? ObservableOperation { return instrumented.monitorID == nil }
+                guard let known = registry.sampled[ObjectIdentifier(member)] else { return true }
+                return known.operation !== member
+            }
+        }
+        for member in unknown { _ = registerSampled(member, queue: entry.id, source: .sampled) }
+        let readings = members.map { SampledKeys(reading: $0) }
+        let time = clock.now()
+        withRegistry { registry in
+            var present = Set<ObjectIdentifier>()
+            present.reserveCapacity(members.count)
+            for (member, keys) in zip(members, readings) {
+                let object = ObjectIdentifier(member)
+                present.insert(object)
+                guard let sampled = registry.sampled[object], sampled.operation === member else { continue }
+                if sampled.queue != entry.id {
+                    sampled.queue = entry.id
+                    entry.members.insert(object)
+                    registry.unqueued.removeAll { $0 == object }
+                }
+                apply(keys, to: sampled, in: &registry, time: time, walked: true)
+            }
+            for object in entry.members where !present.contains(object) {
+                entry.members.remove(object)
+                guard let sampled = registry.sampled[object] else { continue }
+                finishSampled(sampled, cancelled: sampled.keys.isCancelled, in: &registry, time: time, source: .sampled)
+                registry.retired.append(object)
+            }
+            let cost = clock.now() &- started
+            let interval = UInt64(max(0.001, samplingIntervalSeconds) * 1e9)
+            let budgeted = UInt64(Double(cost) / max(0.0001, configuration.trackedWalkBudget))
+            entry.nextWalk = time &+ max(interval, budgeted)
+        }
+    }
+
+    private var samplingIntervalSeconds: Double {
+        let parts = configuration.samplingInterval.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+
+    /// A tracked queue was released: its operations had all finished (pending ones retain it).
+    private func queueVanished(_ entry: QueueEntry) {
+        let time = clock.now()
+        withRegistry { registry in
+            guard registry.queues.removeValue(forKey: entry.id) != nil else { return }
+            for object in entry.members {
+                if let sampled = registry.sampled[object] {
+                    finishSampled(sampled, cancelled: sampled.keys.isCancelled, in: &registry, time: time, source: .inferred)
+                }
+                registry.retired.append(object)
+            }
+            entry.members.removeAll()
+            push(.queueReleased(queue: entry.id), time: time, source: .sampled)
+        }
+    }
+
+    /// Operations in no queue (dependencies only): read every tick; also forgets released ones.
+    func sampleUnqueuedOperations() {
+        let probes: [(SampledEntry, Operation)] = withRegistry { registry in
+            registry.pruneRetired(budget: 4096)
+            var probes: [(SampledEntry, Operation)] = []
+            var keep: [ObjectIdentifier] = []
+            for object in registry.unqueued {
+                guard let entry = registry.sampled[object], entry.queue == nil else { continue }
+                guard let operation = entry.operation else {
+                    if !entry.finishedReported { emit(.released(operation: entry.id), source: .sampled) }
+                    registry.sampled[object] = nil
+                    continue
+                }
+                keep.append(object)
+                if !entry.finishedReported { probes.append((entry, operation)) }
+            }
+            registry.unqueued = keep
+            return probes
+        }
+        guard !probes.isEmpty else { return }
+        let readings = probes.map { SampledKeys(reading: $0.1) }
+        let time = clock.now()
+        withRegistry { registry in
+            for ((entry, _), keys) in zip(probes, readings) where entry.queue == nil {
+                apply(keys, to: entry, in: &registry, time: time, walked: false)
+            }
+        }
+    }
+
+    /// Reports the differences between the last reported keys and a new reading. Registry lock held.
+    private func apply(_ keys: SampledKeys, to entry: SampledEntry, in registry: inout Registry, time: UInt64, walked: Bool) {
+        guard !entry.finishedReported else { return }
+        let old = entry.keys
+        if keys.isCancelled, !old.isCancelled {
+            push(.cancelled(operation: entry.id), time: time, source: .sampled)
+        }
+        if keys.isExecuting, !entry.startedReported {
+            entry.startedReported = true
+            push(.started(operation: entry.id), time: time, source: .sampled)
+        }
+        if !keys.isExecuting, !keys.isFinished, keys.isReady != old.isReady {
+            push(.ready(operation: entry.id, isReady: keys.isReady), time: time, source: .sampled)
+        }
+        entry.keys = keys
+        guard keys.isFinished else {
+            entry.unsignalledWalks = 0
+            return
+        }
+        if entry.queue == nil {
+            finishSampled(entry, cancelled: keys.isCancelled, in: &registry, time: time, source: .sampled)
+        } else if walked {
+            // Still in its queue with isFinished true on two walks: the queue was never told.
+            entry.unsignalledWalks += 1
+            if entry.unsignalledWalks >= 2, !entry.reportedUnsignalled {
+                entry.reportedUnsignalled = true
+                push(.unsignalledFinish(operation: entry.id), time: time, source: .sampled)
+            }
+        }
+    }
+
+    /// Reports a sampled operation's finish once. Registry lock held.
+    private func finishSampled(_ entry: SampledEntry, cancelled: Bool, in registry: inout Registry, time: UInt64, source: EventSource) {
+        guard !entry.finishedReported else { return }
+        entry.finishedReported = true
+        if !entry.startedReported, !cancelled {
+            push(.started(operation: entry.id), time: time, source: .inferred)
+        }
+        push(.finished(operation: entry.id, cancelled: cancelled), time: time, source: source)
+        releaseWaiters(of: entry.id, in: &registry, time: time, source: source)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import OperationEvents
+
+extension OperationMonitor {
+    /// Reads the live state of every queue and unfinished operation.
+    ///
+    /// Walks each queue's `operations` once (Foundation's O(n) walk under its lock): meant for
+    /// re-synchronising after dropped events, not for every frame.
+    public func snapshot() -> MonitorSnapshot {
+        // Read the sequence first: every event before it is reflected in what is read after.
+        let sequence = ring.nextSequence
+        let time = clock.now()
+        let entries = withRegistry { registry in
+            registry.queues.values.compactMap { entry in entry.queue.map { (entry, $0) } }
+        }.sorted { $0.0.id < $1.0.id }
+
+        var queues: [QueueInfo] = []
+        var operations: [OperationInfo] = []
+        for (entry, queue) in entries {
+            if let observed = queue as? ObservedOperationQueue, entry.observation == .observed {
+                queues.append(observed.currentInfo())
+                operations += snapshotOperations(of: observed)
+            } else {
+                var info = Self.readQueueInfo(queue, id: entry.id)
+                info.observation = entry.observation
+                queues.append(info)
+            }
+        }
+        operations += snapshotSampledOperations()
+        operations.sort { $0.id < $1.id }
+        return MonitorSnapshot(
+            sequence: sequence, time: time, queues: queues, operations: operations, droppedEvents: ring.droppedCount)
+    }
+
+    private func snapshotOperations(of queue: ObservedOperationQueue) -> [OperationInfo] {
+        let serial = queue.maxConcurrentOperationCount == 1
+        let members = queue.operations
+        let hooked: [(id: OperationID, effective: OperationPriority)?] = withRegistry { registry in
+            members.map { member in
+                guard !(member is ObservableOperation), let sentinel = registry.hooked[ObjectIdentifier(member)] else {
+                    return nil
+                }
+                return (sentinel.id, sentinel.effectivePriority)
+            }
+        }
+        var result: [OperationInfo] = []
+        for (index, member) in members.enumerated() where !member.isFinished {
+            var info: OperationInfo
+            if let instrumented = member as? ObservableOperation {
+                guard let id = instrumented.monitorID else { continue }
+                info = describeUnqueued(member, id: id, queue: queue.queueID, observation: .instrumented, serial: serial)
+                info.effectivePriority = instrumented.currentFlags.effectivePriority
+            } else {
+                guard let known = hooked[index] else { continue }
+                info = describeUnqueued(member, id: known.id, queue: queue.queueID, observation: .hooked, serial: serial)
+                info.priorityIsExplicit = nil
+                info.effectivePriority = known.effective
+            }
+            info.dependencies = resolveDependencies(member.dependencies) + queue.pendingBarrierIDs().filter { $0 < info.id }
+            result.append(info)
+        }
+        let qos = QoSClass(foundation: queue.qualityOfService)
+        for barrier in queue.pendingBarriers() {
+            result.append(OperationInfo(
+                id: barrier.id, queue: queue.queueID, name: "barrier", typeName: "BarrierBlock",
+                effectivePriority: .barrier, qualityOfService: qos, isBarrier: true, observation: .instrumented,
+                isReady: false))
+        }
+        return result
+    }
+
+    private func snapshotSampledOperations() -> [OperationInfo] {
+        let sampled: [(OperationID, QueueID?, Operation)] = withRegistry { registry in
+            registry.sampled.values.compactMap { entry in entry.operation.map { (entry.id, entry.queue, $0) } }
+        }
+        return sampled.compactMap { id, queue, operation in
+            guard !operation.isFinished else { return nil }
+            var info = describeUnqueued(operation, id: id, queue: queue, observation: queue == nil ? .external : .sampled)
+            info.dependencies = resolveDependencies(operation.dependencies)
+            return info
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import DequeModule
+import Foundation
+import OperationEvents
+
+/// The monitor's bookkeeping, guarded by `OperationMonitor.registryLock`.
+///
+/// Instrumented operations carry their own id and flags and are not listed here at all, which
+/// keeps their cost near zero; commands find them by walking the queues, which is rare.
+struct Registry {
+    /// Every queue the monitor knows, observed or tracked.
+    var queues: [QueueID: QueueEntry] = [:]
+    /// Armed sentinels of foreign operations in observed queues, by target.
+    var hooked: [ObjectIdentifier: FinishSentinel] = [:]
+    /// Per observed queue: its foreign operations in the order the queue will start them, for the sampler.
+    var windows: [QueueID: SamplingWindow] = [:]
+    /// Operations seen by sampling: those of tracked queues, and dependencies in no observed queue.
+    /// Finished ones stay (weakly) until released, so that they keep their id if seen again.
+    var sampled: [ObjectIdentifier: SampledEntry] = [:]
+    /// Sampled operations in no queue, read every tick.
+    var unqueued: [ObjectIdentifier] = []
+    /// Finished operations whose id entries wait for the operation to be released; checked
+    /// round-robin, a bounded number per tick.
+    var retired = Deque<ObjectIdentifier>()
+    /// Foreign operations waiting for dependencies: dependency -> dependents.
+    var waiters: [OperationID: [OperationID]] = [:]
+    /// Foreign operations waiting for dependencies: how many unfinished dependencies remain.
+    var remaining: [OperationID: Int] = [:]
+    /// Whether the sampler thread runs.
+    var samplerStarted = false
+
+    /// Forgets finished operations that have been released, checking at most `budget` entries.
+    mutating func pruneRetired(budget: Int) {
+        for _ in 0..<min(budget, retired.count) {
+            let object = retired.removeFirst()
+            guard let entry = sampled[object] else { continue }
+            if entry.operation == nil {
+                sampled[object] = nil
+            } else {
+                retired.append(object)
+            }
+        }
+    }
+}
+
+/// One queue the monitor knows.
+final class QueueEntry {
+    let id: QueueID
+    weak var queue: OperationQueue?
+    let observation: QueueObservation
+    let isMainQueue: Bool
+    /// Last values reported, so that sampling reports only changes.
+    var info: QueueInfo
+    /// Barrier blocks added and not yet finished, oldest first (observed queues).
+    var pendingBarriers: [OperationID] = []
+    /// Tracked queues: when the next `operations` walk may run (monitor clock), and ops seen.
+    var nextWalk: UInt64 = 0
+    var members: Set<ObjectIdentifier> = []
+
+    init(id: QueueID, queue: OperationQueue, observation: QueueObservation, info: QueueInfo) {
+        self.id = id
+        self.queue = queue
+        self.observation = observation
+        self.isMainQueue = queue === OperationQueue.main
+        self.info = info
+    }
+}
+
+/// An operation known only by sampling.
+final class SampledEntry {
+    let id: OperationID
+    weak var operation: Operation?
+    var queue: QueueID?
+    /// The keys as last reported.
+    var keys: SampledKeys
+    var startedReported = false
+    var finishedReported = false
+    /// Consecutive walks that found the operation still in its queue with `isFinished` true.
+    var unsignalledWalks = 0
+    var reportedUnsignalled = false
+
+    init(id: OperationID, operation: Operation, queue: QueueID?, keys: SampledKeys) {
+        self.id = id
+        self.operation = operation
+        self.queue = queue
+        self.keys = keys
+    }
+}
+
+/// The four state keys, as read at one moment.
+struct SampledKeys: Equatable {
+    var isReady: Bool
+    var isExecuting: Bool
+    var isFinished: Bool
+    var isCancelled: Bool
+
+    /// Reads the keys. Calls the operation's getters, which may be app code: never under a lock.
+    init(reading operation: Operation) {
+        isCancelled = operation.isCancelled
+        isFinished = operation.isFinished
+        isExecuting = operation.isExecuting
+        isReady = operation.isReady
+    }
+
+    init(isReady: Bool, isExecuting: Bool, isFinished: Bool, isCancelled: Bool) {
+        self.isReady = isReady
+        self.isExecuting = isExecuting
+        self.isFinished = isFinished
+        self.isCancelled = isCancelled
+    }
+}
+
+/// Foreign operations of one observed queue in the queue's own scheduling order (one FIFO per
+/// priority, scanned barrier first), so that a sampling tick reads the operations most likely to
+/// start next and never walks a deep queue. Entries are removed lazily.
+struct SamplingWindow {
+    /// A reference to one armed sentinel, valid while `Registry.isCurrent` says so.
+    struct Entry {
+        let sentinel: FinishSentinel
+        let generation: Int
+        let object: ObjectIdentifier
+        let target: Unmanaged<Operation>
+        let id: OperationID
+    }
+
+    var lists: [Deque<Entry>] = Array(repeating: Deque(), count: OperationPriority.schedulingOrder.count)
+    /// Operations seen executing, watched for a cancel or a finish the queue was never told of.
+    var executing: [Entry] = []
+
+    mutating func append(_ entry: Entry, priority: OperationPriority) {
+        let index = OperationPriority.schedulingOrder.firstIndex(of: priority) ?? 3
+        lists[index].append(entry)
+    }
+
+    var isEmpty: Bool { executing.isEmpty && lists.allSatisfy(\.isEmpty) }
+}
+
+extension Registry {
+    /// True while the entry's sentinel still watches the operation the entry was made for; then
+    /// the target is alive (Foundation and the sentinel both hold it), so it may be retained.
+    func isCurrent(_ entry: SamplingWindow.Entry) -> Bool {
+        hooked[entry.object] === entry.sentinel && entry.sentinel.registryGeneration == entry.generation
+    }
+}

@@ -1,0 +1,37 @@
+/// A quality-of-service class, mirroring Foundation's `QualityOfService` without importing it.
+public enum QoSClass: String, Codable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+    case background
+    case utility
+    case `default`
+    case userInitiated
+    case userInteractive
+
+    /// Lanes are drawn from the most to the least urgent class.
+    public static let laneOrder: [QoSClass] = [.userInteractive, .userInitiated, .default, .utility, .background]
+
+    /// The queue priority Foundation derives from this class when an operation has no explicit
+    /// `queuePriority` and its queue is not serial (swift-corelibs-foundation `_addOperations`).
+    public var derivedPriority: OperationPriority {
+        switch self {
+        case .userInteractive: .veryHigh
+        case .userInitiated: .high
+        case .default: .normal
+        case .utility: .low
+        case .background: .veryLow
+        }
+    }
+
+    private var rank: Int { QoSClass.allCases.firstIndex(of: self)! }
+
+    public static func < (lhs: QoSClass, rhs: QoSClass) -> Bool { lhs.rank < rhs.rank }
+
+    /// The Swift spelling, e.g. `userInitiated`.
+    public var description: String { rawValue }
+
+    /// Parses the Swift spelling case-insensitively, also accepting `user-initiated` and `user_initiated`.
+    public init?(parsing text: String) {
+        let key = String(text.lowercased().filter { $0 != "-" && $0 != "_" })
+        guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == key }) else { return nil }
+        self = match
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import OperationBridge
+import OperationEvents
+
+/// Throughput of the observed queues against plain ones, measured side by side.
+///
+/// Each round runs every mode once, in a shuffled order, and divides each observed mode's
+/// throughput by its plain counterpart *of the same round*; the report gives the median ratio
+/// over the rounds. A consumer thread drains the events every 5 ms as the dashboard does, so
+/// the observed runs pay for the whole pipeline; the number of dropped events is reported.
+struct BridgeBenchmark {
+    enum Mode: String, CaseIterable {
+        case plainBlock = "plain queue, BlockOperation"
+        case plainInstrumented = "plain queue, ObservableBlockOperation"
+        case instrumented = "observed queue, ObservableBlockOperation"
+        case foreign = "observed queue, BlockOperation (hooked)"
+        case sampled = "tracked plain queue, BlockOperation"
+
+        /// The plain mode this one is compared with (the same operation class, unobserved).
+        var baseline: Mode? {
+            switch self {
+            case .plainBlock, .plainInstrumented: nil
+            case .instrumented: .plainInstrumented
+            case .foreign, .sampled: .plainBlock
+            }
+        }
+
+        var label: String {
+            switch self {
+            case .instrumented: "base classes (exact)"
+            case .foreign: "foreign, observed exactly"
+            case .sampled: "sampled queue"
+            default: rawValue
+            }
+        }
+    }
+
+    var operations: Int
+    var workMicroseconds: Int
+    var rounds: Int
+    var seed: UInt64
+
+    struct Result {
+        var throughput: [Mode: [Double]] = [:]
+        var ratios: [Mode: [Double]] = [:]
+        var dropped = 0
+    }
+
+    func run(maxConcurrent: Int) -> Result {
+        var result = Result()
+        var random = SplitMix64(seed: seed &+ UInt64(bitPattern: Int64(maxConcurrent)))
+        for _ in 0..<rounds {
+            var round: [Mode: Double] = [:]
+            for mode in Mode.allCases.shuffled(using: &random) {
+                let (rate, dropped) = measure(mode, maxConcurrent: maxConcurrent)
+                round[mode] = rate
+                result.dropped += dropped
+                result.throughput[mode, default: []].append(rate)
+            }
+            for mode in Mode.allCases {
+                if let baseline = mode.baseline, let rate = round[mode], let base = round[baseline] {
+                    result.ratios[mode, default: []].append(rate / base)
+                }
+            }
+        }
+        return result
+    }
+
+    /// One run: operations per second from the first add to the last finish.
+    private func measure(_ mode: Mode, maxConcurrent: Int) -> (Double, Int) {
+        var configuration = OperationMonitor.Configuration()
+        configuration.bufferCapacity = 1 << 20
+        let monitor = OperationMonitor(configuration: configuration)
+        let consumer = Consumer(monitor: monitor)
+        let queue: OperationQueue
+        switch mode {
+        case .instrumented, .foreign:
+            queue = ObservedOperationQueue(monitor: monitor, name: "bench", maxConcurrentOperationCount: maxConcurrent)
+        case .plainBlock, .plainInstrumented, .sampled:
+            queue = OperationQueue()
+            queue.maxConcurrentOperationCount = maxConcurrent
+            if mode == .sampled { monitor.track(queue) }
+        }
+        let work = workMicroseconds
+        let block: @Sendable () -> Void
+        if work == 0 {
+            block = {}
+        } else {
+            block = { spin(microseconds: work) }
+        }
+        consumer.start()
+        let start = monitor.now()
+        switch mode {
+        case .plainInstrumented, .instrumented:
+            for _ in 0..<operations { queue.addOperation(ObservableBlockOperation(block: block)) }
+        case .plainBlock, .foreign, .sampled:
+            for _ in 0..<operations { queue.addOperation(BlockOperation(block: block)) }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        let elapsed = Double(monitor.now() - start) / 1e9
+        consumer.stop()
+        return (Double(operations) / elapsed, monitor.droppedEvents)
+    }
+}
+
+/// Drains a monitor's events every 5 ms on its own thread, as a dashboard would.
+final class Consumer: @unchecked Sendable {
+    private let monitor: OperationMonitor
+    private let condition = NSCondition()
+    private var stopping = false
+    private var finished = false
+    private(set) var received = 0
+
+    init(monitor: OperationMonitor) {
+        self.monitor = monitor
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            while true {
+                condition.lock()
+                if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005)) }
+                let stop = stopping
+                condition.unlock()
+                received += monitor.drainEvents(limit: .max).events.count
+                if stop { break }
+            }
+            condition.lock()
+            finished = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.start()
+    }
+
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+}
+
+/// Busy work for about `microseconds` (a sleeping operation would not load the cores).
+@inline(never)
+func spin(microseconds: Int) {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    let end = Int(spec.tv_sec) * 1_000_000_000 + spec.tv_nsec + microseconds * 1000
+    var now = 0
+    repeat {
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        now = Int(spec.tv_sec) * 1_000_000_000 + spec.tv_nsec
+    } while now < end
+}

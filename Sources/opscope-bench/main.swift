@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+
+/// OpScope's benchmark programs. Run them with a release build:
+/// `swift run -c release opscope-bench bridge`.
+struct OpScopeBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "opscope-bench",
+        abstract: "Measure OpScope's costs (release builds only give meaningful numbers).",
+        subcommands: [BridgeCommand.self]
+    )
+}
+
+struct BridgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bridge",
+        abstract: "Throughput of observed queues relative to plain ones (trivial and 50 us operations)."
+    )
+
+    @Option(help: "Trivial operations per run.")
+    var operations = 200_000
+
+    @Option(help: "Operations per run with work.")
+    var workOperations = 20_000
+
+    @Option(help: "Microseconds of busy work per operation in the second part.")
+    var work = 50
+
+    @Option(help: "Rounds (each runs every mode once, shuffled); medians are reported.")
+    var rounds = 9
+
+    @Option(help: "Seed of the shuffling.")
+    var seed: UInt64 = 1
+
+    func validate() throws {
+        guard operations > 0, workOperations > 0, rounds > 0, work >= 0 else {
+            throw ValidationError("counts must be positive")
+        }
+    }
+
+    func run() throws {
+        #if DEBUG
+        print("warning: debug build; use `swift run -c release opscope-bench bridge` for real numbers")
+        #endif
+        print("OpScope bridge benchmark: observed/plain throughput, median of \(rounds) shuffled rounds")
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let parts: [(String, Int, Int, [BridgeBenchmark.Mode: Double])] = [
+            ("trivial operations", operations, 0, [.instrumented: 0.97, .sampled: 0.97, .foreign: 0.90]),
+            ("\(work) us of work each", workOperations, work, [.instrumented: 0.99, .sampled: 0.99, .foreign: 0.99]),
+        ]
+        var failures = 0
+        for (title, count, workMicros, targets) in parts {
+            for maxConcurrent in [-1, 1] {
+                let benchmark = BridgeBenchmark(operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed)
+                let result = benchmark.run(maxConcurrent: maxConcurrent)
+                let limit = maxConcurrent == -1 ? "default concurrency" : "max 1"
+                print("\n\(count) \(title), \(limit) (events dropped: \(result.dropped))")
+                print(pad("mode", 46) + pad("median ops/s", 14) + pad("ratio (min..max)", 22) + "target")
+                for mode in BridgeBenchmark.Mode.allCases {
+                    let rate = Statistics.median(result.throughput[mode] ?? [])
+                    var line = pad(mode.rawValue, 46) + pad(String(format: "%.0f", rate), 14)
+                    if let ratios = result.ratios[mode], let target = targets[mode] {
+                        let median = Statistics.median(ratios)
+                        let range = String(format: "%.3f (%.2f..%.2f)", median, ratios.min()!, ratios.max()!)
+                        let verdict = median >= target ? "met" : "NOT MET"
+                        if median < target { failures += 1 }
+                        line += pad(range, 22) + String(format: ">= %.2f %@", target, verdict)
+                    }
+                    print(line)
+                }
+            }
+        }
+        print(failures == 0 ? "\nall targets met" : "\n\(failures) target(s) not met")
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+OpScopeBench.main()

@@ -1,0 +1,76 @@
+import Foundation
+import OperationBridge
+import OperationEvents
+
+/// Collects a monitor's events for assertions.
+final class EventLog {
+    let monitor: OperationMonitor
+    private(set) var events: [MonitorEvent] = []
+
+    init(_ monitor: OperationMonitor) {
+        self.monitor = monitor
+    }
+
+    /// Drains everything buffered so far.
+    @discardableResult
+    func drain() -> [MonitorEvent] {
+        let batch = monitor.drainEvents(limit: .max)
+        events += batch.events
+        return batch.events
+    }
+
+    /// The events about one operation, in order.
+    func events(for id: OperationID) -> [MonitorEvent] {
+        events.filter { $0.change.operation == id }
+    }
+
+    /// Every `operationAdded` description, by id.
+    var added: [OperationID: OperationInfo] {
+        var result: [OperationID: OperationInfo] = [:]
+        for event in events {
+            if case .operationAdded(let info) = event.change { result[info.id] = info }
+        }
+        return result
+    }
+
+    /// The ids of added operations in the order they were added.
+    var addedOrder: [OperationID] {
+        events.compactMap { event in
+            if case .operationAdded(let info) = event.change { return info.id }
+            return nil
+        }
+    }
+
+    func count(_ id: OperationID, where predicate: (MonitorEvent.Change) -> Bool) -> Int {
+        events(for: id).filter { predicate($0.change) }.count
+    }
+
+    func finished(_ id: OperationID) -> MonitorEvent? {
+        events(for: id).first { if case .finished = $0.change { true } else { false } }
+    }
+
+    func started(_ id: OperationID) -> MonitorEvent? {
+        events(for: id).first { if case .started = $0.change { true } else { false } }
+    }
+
+    func wasCancelledAtFinish(_ id: OperationID) -> Bool? {
+        guard let event = finished(id), case .finished(_, let cancelled) = event.change else { return nil }
+        return cancelled
+    }
+
+    /// Drains until every id in `ids` has a finish event (or the timeout passes).
+    @discardableResult
+    func waitForFinish(of ids: [OperationID], timeout: TimeInterval = 20) -> Bool {
+        waitUntil(timeout: timeout) {
+            drain()
+            return ids.allSatisfy { finished($0) != nil }
+        }
+    }
+}
+
+extension MonitorEvent.Change {
+    var isAdded: Bool { if case .operationAdded = self { true } else { false } }
+    var isFinished: Bool { if case .finished = self { true } else { false } }
+    var isStarted: Bool { if case .started = self { true } else { false } }
+    var isCancelled: Bool { if case .cancelled = self { true } else { false } }
+}

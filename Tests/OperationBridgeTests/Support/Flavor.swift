@@ -1,0 +1,42 @@
+import Foundation
+import OperationBridge
+
+/// Every kind of operation the bridge must report accurately.
+enum Flavor: String, CaseIterable, CustomStringConvertible, Sendable {
+    case blockOperation, userSync, stateEnumAsync, recursiveLockAsync
+    case observableSync, observableAsync, queueBlock
+
+    var description: String { rawValue }
+
+    /// Instrumented flavors report their start exactly; hooked ones sample or infer it.
+    var isInstrumented: Bool { [.observableSync, .observableAsync, .queueBlock].contains(self) }
+
+    /// Makes one operation; `queueBlock` returns nil and adds the block itself.
+    func add(to queue: ObservedOperationQueue, counter: DeinitCounter, dependencies: [Operation],
+             work: @escaping @Sendable () -> Void) -> Operation? {
+        let operation: Operation
+        switch self {
+        case .blockOperation: operation = CountedBlockOperation(counter: counter, block: work)
+        case .userSync: operation = UserSyncOperation(counter: counter, work: work)
+        case .stateEnumAsync: operation = StateEnumAsyncOperation(delay: 0.0005, counter: counter, work: work)
+        case .recursiveLockAsync: operation = RecursiveLockAsyncOperation(delay: 0.0005, counter: counter, work: work)
+        case .observableSync: operation = CountedObservableOperation(counter: counter, work: work)
+        case .observableAsync: operation = TimedAsyncOperation(delay: 0.0005, counter: counter, work: work)
+        case .queueBlock:
+            let token = ReleaseToken(counter)
+            queue.addOperation { token.touch(); work() }
+            return nil
+        }
+        for dependency in dependencies { operation.addDependency(dependency) }
+        queue.addOperation(operation)
+        return operation
+    }
+}
+
+/// Captured by a block so that releasing the block (and its operation) is counted.
+final class ReleaseToken: Sendable {
+    let counter: DeinitCounter
+    init(_ counter: DeinitCounter) { self.counter = counter }
+    deinit { counter.increment() }
+    func touch() {}
+}
