@@ -10,12 +10,13 @@ import Synchronization
 /// sees the count grow and re-synchronises from a snapshot. (Dmitry Vyukov's bounded queue:
 /// every slot carries a turn number that says whose move it is.)
 final class EventRing: @unchecked Sendable {
-    // Safety: `events[i]` is written only by the producer that won slot i's turn and read
-    // only by the consumer after the producer's releasing store of `turns[i]`.
+    // Safety: `events[i]` is initialised only by the producer that won slot i's turn and
+    // moved out only by the consumer after the producer's releasing store of `turns[i]`.
+    // Slots are raw memory: an event is moved in and moved out, never copied.
     let capacity: Int
     private let mask: Int
     private let turns: UnsafeMutablePointer<Atomic<Int>>
-    private let events: UnsafeMutablePointer<MonitorEvent?>
+    private let events: UnsafeMutablePointer<MonitorEvent>
     private let head = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     /// Consumer position; guarded by `consumerLock` so drains from several threads are safe.
@@ -31,11 +32,14 @@ final class EventRing: @unchecked Sendable {
         turns = .allocate(capacity: size)
         for index in 0..<size { (turns + index).initialize(to: Atomic(index)) }
         events = .allocate(capacity: size)
-        events.initialize(repeating: nil, count: size)
     }
 
     deinit {
-        events.deinitialize(count: capacity)
+        // Events pushed and never drained are still initialised.
+        while turns[tail & mask].load(ordering: .acquiring) == tail &+ 1 {
+            (events + (tail & mask)).deinitialize(count: 1)
+            tail &+= 1
+        }
         events.deallocate()
         turns.deinitialize(count: capacity)
         turns.deallocate()
@@ -49,7 +53,7 @@ final class EventRing: @unchecked Sendable {
 
     /// Appends an event, stamping its sequence number; returns false (and counts a drop) when full.
     @discardableResult
-    func push(_ event: MonitorEvent) -> Bool {
+    func push(_ event: consuming MonitorEvent) -> Bool {
         var position = head.load(ordering: .relaxed)
         while true {
             let turn = turns[position & mask].load(ordering: .acquiring)
@@ -68,9 +72,8 @@ final class EventRing: @unchecked Sendable {
                 position = head.load(ordering: .relaxed)
             }
         }
-        var stamped = event
-        stamped.sequence = UInt64(position)
-        events[position & mask] = stamped
+        event.sequence = UInt64(position)
+        (events + (position & mask)).initialize(to: event)
         turns[position & mask].store(position &+ 1, ordering: .releasing)
         return true
     }
@@ -80,10 +83,13 @@ final class EventRing: @unchecked Sendable {
         consumerLock.lock()
         defer { consumerLock.unlock() }
         var taken: [MonitorEvent] = []
+        // Only what is there: reserving the whole capacity would allocate megabytes per drain.
+        let available = max(0, head.load(ordering: .acquiring) &- tail)
+        taken.reserveCapacity(min(limit, available))
         while taken.count < limit {
             let index = tail & mask
             guard turns[index].load(ordering: .acquiring) == tail &+ 1 else { break }
-            if let event = events[index].take() { taken.append(event) }
+            taken.append((events + index).move())
             turns[index].store(tail &+ capacity, ordering: .releasing)
             tail &+= 1
         }

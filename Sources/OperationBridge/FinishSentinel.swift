@@ -20,7 +20,7 @@ final class FinishSentinel: Operation, @unchecked Sendable {
     private let armed = Atomic<Bool>(false)
     private var keepAlive: FinishSentinel?
     /// Held only while armed, so idle sentinels in the pool do not keep the monitor alive.
-    private var monitor: OperationMonitor?
+    private var monitor: MonitorCore?
     private(set) var target: Unmanaged<Operation>?
 
     /// The target's id and queue, while armed. The id may be replaced before the target is
@@ -29,6 +29,9 @@ final class FinishSentinel: Operation, @unchecked Sendable {
     private(set) var queue = QueueID(0)
     /// The priority list Foundation put the target in (for snapshots).
     var effectivePriority = OperationPriority.normal
+    /// A weak record of the target, made when it is added (off the finishing thread) and filed
+    /// at the finish, so that a dependent enqueued later still finds the finished target's id.
+    var identity: SampledEntry?
 
     /// Registry-lock guarded: bumped at every registration, so stale references (e.g. in
     /// sampling windows) to a re-armed sentinel can be told apart.
@@ -46,7 +49,7 @@ final class FinishSentinel: Operation, @unchecked Sendable {
     }
 
     /// Starts watching `operation`, which must not be finished or enqueued yet.
-    func arm(for operation: Operation, monitor: OperationMonitor, id: OperationID, queue: QueueID) {
+    func arm(for operation: Operation, monitor: MonitorCore, id: OperationID, queue: QueueID) {
         self.monitor = monitor
         target = Unmanaged.passUnretained(operation)
         self.id = id

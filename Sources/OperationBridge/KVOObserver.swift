@@ -11,7 +11,7 @@ final class KVOObserver: NSObject, @unchecked Sendable {
     private var observations: [NSKeyValueObservation] = []
 
     /// Starts reporting `operation`'s `isExecuting`, `isFinished`, `isCancelled` and `isReady` changes.
-    init(operation: Operation, id: OperationID, monitor: OperationMonitor) {
+    init(operation: Operation, id: OperationID, monitor: MonitorCore) {
         super.init()
         observations = [
             operation.observe(\.isExecuting, options: [.new]) { [weak monitor] _, change in

@@ -21,6 +21,23 @@ struct LinkFlags: OptionSet, Sendable {
     static let queued = LinkFlags(rawValue: 1 << 6)
     /// `addDependency` was called at least once, so `dependencies` is worth reading.
     static let hasDependencies = LinkFlags(rawValue: 1 << 7)
+    /// `cancel()` was called (set before Foundation's cancel runs).
+    static let cancelRequested = LinkFlags(rawValue: 1 << 11)
+
+    /// Bits 12-14 hold the quality of service set through the setter (0 = never set: `.default`).
+    static let qosMask = LinkFlags(rawValue: 0b111 << 12)
+
+    /// The flags holding `qos`.
+    static func qos(_ qos: QoSClass) -> LinkFlags {
+        let index = QoSClass.allCases.firstIndex(of: qos) ?? 2
+        return LinkFlags(rawValue: UInt32(index + 1) << 12)
+    }
+
+    /// The quality of service stored in these flags.
+    var qualityOfService: QoSClass {
+        let stored = Int((rawValue & LinkFlags.qosMask.rawValue) >> 12)
+        return stored == 0 || stored > QoSClass.allCases.count ? .default : QoSClass.allCases[stored - 1]
+    }
 
     /// Bits 8-10 hold the effective priority (an index into `OperationPriority.schedulingOrder`).
     static let priorityMask = LinkFlags(rawValue: 0b111 << 8)

@@ -15,10 +15,15 @@ import Synchronization
 /// `isReady` cannot be overridden by subclasses: readiness is "all dependencies finished";
 /// gate work with dependencies instead.
 open class ObservableOperation: Operation, @unchecked Sendable {
-    // Safety: `linkMonitor` and `linkID` are written once, before `.registered` is set with a
-    // releasing store, and read only after an acquiring load has seen `.registered`.
-    let linkFlags = Atomic<UInt32>(0)
-    var linkMonitor: OperationMonitor?
+    // Safety: `linkCore`, `linkHandle` and `linkID` are written once, before `.registered` is
+    // set with a releasing store, and read only after an acquiring load has seen `.registered`.
+    /// Starts "ready": Foundation's waiting count starts at 0, and Foundation reads `isReady`
+    /// at every change of that count, which keeps the bit current from then on.
+    let linkFlags = Atomic<UInt32>(LinkFlags.ready.rawValue)
+    /// Keeps the monitor's core alive while this operation may report.
+    var linkCore: MonitorCore?
+    /// The same core, for reporting without reference counting on every key change.
+    var linkHandle: Unmanaged<MonitorCore>?
     var linkID = 0
 
     /// Creates an operation.
@@ -55,24 +60,34 @@ open class ObservableOperation: Operation, @unchecked Sendable {
 
     /// Cancels and reports the cancellation. Overrides must call `super.cancel()`.
     open override func cancel() {
+        if !super.isFinished { setFlags(.cancelRequested) }
         super.cancel()
         if super.isCancelled { noteCancelled() }
+    }
+
+    /// The quality of service; remembered so that the monitor need not read it under Foundation's lock.
+    open override var qualityOfService: QualityOfService {
+        get { super.qualityOfService }
+        set {
+            super.qualityOfService = newValue
+            replaceFlags(mask: .qosMask, with: .qos(QoSClass(foundation: newValue)))
+        }
     }
 
     /// Adds a dependency and, once observed, reports it.
     open override func addDependency(_ operation: Operation) {
         setFlags(.hasDependencies)
         super.addDependency(operation)
-        if let monitor = registeredMonitor {
-            monitor.dependencyChanged(of: OperationID(linkID), on: operation, added: true)
+        if let core = registeredCore {
+            core.dependencyChanged(of: OperationID(linkID), on: operation, added: true)
         }
     }
 
     /// Removes a dependency and, once observed, reports it.
     open override func removeDependency(_ operation: Operation) {
         super.removeDependency(operation)
-        if let monitor = registeredMonitor {
-            monitor.dependencyChanged(of: OperationID(linkID), on: operation, added: false)
+        if let core = registeredCore {
+            core.dependencyChanged(of: OperationID(linkID), on: operation, added: false)
         }
     }
 
@@ -84,16 +99,23 @@ open class ObservableOperation: Operation, @unchecked Sendable {
             // An explicit priority is also what the queue schedules by from now on.
             let priority = OperationPriority(foundation: super.queuePriority)
             replaceFlags(mask: LinkFlags.priorityMask, with: LinkFlags.effective(priority).union(.priorityExplicit))
-            if let monitor = registeredMonitor {
-                monitor.emit(.priorityChanged(operation: OperationID(linkID), priority: priority, effective: priority))
+            if let core = registeredCore {
+                core.emit(.priorityChanged(operation: OperationID(linkID), priority: priority, effective: priority))
             }
         }
     }
 
     // MARK: Reporting (module-internal; used by the async subclass and the monitor)
 
-    var registeredMonitor: OperationMonitor? {
-        LinkFlags(rawValue: linkFlags.load(ordering: .acquiring)).contains(.registered) ? linkMonitor : nil
+    var registeredCore: MonitorCore? {
+        LinkFlags(rawValue: linkFlags.load(ordering: .acquiring)).contains(.registered) ? linkCore : nil
+    }
+
+    /// Links the operation to a monitor; the caller sets `.registered` afterwards.
+    func attach(to core: MonitorCore, id: OperationID) {
+        linkCore = core
+        linkHandle = Unmanaged.passUnretained(core)
+        linkID = id.rawValue
     }
 
     var currentFlags: LinkFlags { LinkFlags(rawValue: linkFlags.load(ordering: .acquiring)) }
@@ -114,41 +136,68 @@ open class ObservableOperation: Operation, @unchecked Sendable {
     }
 
     /// Sets `flag` if it was clear; true when this call set it (so this caller reports).
+    /// Foundation reads the state getters many times per operation: a plain load answers
+    /// the repeated reads without a read-modify-write on a shared cache line.
     func claim(_ flag: LinkFlags) -> Bool {
+        let seen = LinkFlags(rawValue: linkFlags.load(ordering: .acquiring))
+        guard seen.contains(.registered), !seen.contains(flag) else { return false }
         let before = LinkFlags(rawValue: linkFlags.bitwiseOr(flag.rawValue, ordering: .acquiringAndReleasing).oldValue)
-        return before.contains(.registered) && !before.contains(flag)
+        return !before.contains(flag)
     }
 
+    /// Keeps the ready bit current (registered or not) and reports a change once registered.
     func noteReady(_ ready: Bool) {
         var flags = currentFlags
-        while flags.contains(.registered), flags.contains(.ready) != ready, !flags.contains(.finished) {
+        while flags.contains(.ready) != ready, !flags.contains(.finished) {
             let next = ready ? flags.union(.ready) : flags.subtracting(.ready)
             let (won, current) = linkFlags.compareExchange(
                 expected: flags.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
             if won {
-                linkMonitor?.emit(.ready(operation: OperationID(linkID), isReady: ready))
+                if flags.contains(.registered) {
+                    linkHandle?._withUnsafeGuaranteedRef { $0.emit(.ready(operation: OperationID(linkID), isReady: ready)) }
+                }
                 return
             }
             flags = LinkFlags(rawValue: current)
         }
     }
 
+    /// Publishes the link: sets `.registered` (with `extra`) over `announced`, the flags the
+    /// announcement was made from. If readiness changed meanwhile, the change is reported now.
+    func register(announced: LinkFlags, adding extra: LinkFlags) {
+        var expected = announced
+        while true {
+            let next = expected.subtracting(.priorityMask).union(extra).union(.registered)
+            let (won, current) = linkFlags.compareExchange(
+                expected: expected.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
+            if won { break }
+            expected = LinkFlags(rawValue: current)
+        }
+        if expected.contains(.ready) != announced.contains(.ready) {
+            let ready = expected.contains(.ready)
+            linkHandle?._withUnsafeGuaranteedRef { $0.emit(.ready(operation: OperationID(linkID), isReady: ready)) }
+        }
+    }
+
     func noteStarted() {
-        guard claim(.started), let monitor = linkMonitor else { return }
-        monitor.emit(.started(operation: OperationID(linkID)))
+        guard claim(.started), let handle = linkHandle else { return }
+        handle._withUnsafeGuaranteedRef { $0.emit(.started(operation: OperationID(linkID))) }
     }
 
     func noteCancelled() {
-        guard claim(.cancelled), let monitor = linkMonitor else { return }
-        monitor.emit(.cancelled(operation: OperationID(linkID)))
+        guard claim(.cancelled), let handle = linkHandle else { return }
+        handle._withUnsafeGuaranteedRef { $0.emit(.cancelled(operation: OperationID(linkID))) }
     }
 
     func noteFinished() {
-        guard claim(.finished), let monitor = linkMonitor else { return }
-        let cancelled = super.isCancelled
-        if cancelled, claim(.cancelled) {
-            monitor.emit(.cancelled(operation: OperationID(linkID)))
+        guard claim(.finished), let handle = linkHandle else { return }
+        // `cancel()` (ours, or a subclass's calling super) is the only way to cancel.
+        let cancelled = currentFlags.contains(.cancelRequested)
+        let id = OperationID(linkID)
+        let reportCancel = cancelled && claim(.cancelled)
+        handle._withUnsafeGuaranteedRef { core in
+            if reportCancel { core.emit(.cancelled(operation: id)) }
+            core.operationFinished(id, cancelled: cancelled, source: .exact)
         }
-        monitor.operationFinished(OperationID(linkID), cancelled: cancelled, source: .exact)
     }
 }

@@ -16,9 +16,12 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
 
     /// The monitor this queue reports to.
     public let monitor: OperationMonitor
+    let core: MonitorCore
     /// The queue's id in the monitor.
     public let queueID: QueueID
     private let qosExplicit = Atomic<Bool>(false)
+    /// `maxConcurrentOperationCount == 1`, kept here so every add need not take Foundation's lock.
+    private let serial = Atomic<Bool>(false)
     private let barrierCount = Atomic<Int>(0)
     private let barrierLock = NSLock()
     private var barriers: [BarrierRecord] = []
@@ -31,41 +34,43 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
         qualityOfService: QoSClass? = nil
     ) {
         self.monitor = monitor
-        queueID = monitor.allocateQueueID()
+        core = monitor.core
+        queueID = core.allocateQueueID()
         super.init()
         if let name { super.name = name }
         if maxConcurrentOperationCount != OperationQueue.defaultMaxConcurrentOperationCount {
             super.maxConcurrentOperationCount = maxConcurrentOperationCount
+            serial.store(maxConcurrentOperationCount == 1, ordering: .relaxed)
         }
         if let qualityOfService {
             qosExplicit.store(true, ordering: .relaxed)
             super.qualityOfService = qualityOfService.foundation
         }
-        monitor.queueAppeared(self)
+        core.queueAppeared(self)
     }
 
     deinit {
-        monitor.queueReleased(queueID)
+        core.queueReleased(queueID)
     }
 
     // MARK: Adding work
 
     /// Adds an operation; the monitor sees it before Foundation does.
     open override func addOperation(_ op: Operation) {
-        monitor.willEnqueue([op], in: self)
+        core.willEnqueue(op, in: self)
         super.addOperation(op)
     }
 
     /// Adds operations; the monitor sees them before Foundation does.
     @available(*, noasync, message: "Use addBarrierBlock or a dependent Operation instead")
     open override func addOperations(_ ops: [Operation], waitUntilFinished wait: Bool) {
-        monitor.willEnqueue(ops, in: self)
+        core.willEnqueue(ops, in: self)
         super.addOperations(ops, waitUntilFinished: wait)
     }
 
     /// Adds operations for a command and returns the ids the monitor gave them.
     func addOperationsReportingIDs(_ ops: [Operation]) -> [OperationID] {
-        let ids = monitor.willEnqueue(ops, in: self)
+        let ids = core.willEnqueue(ops, in: self)
         super.addOperations(ops, waitUntilFinished: false)
         return ids
     }
@@ -83,15 +88,15 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
 
     /// Adds a barrier block; it is reported as an operation with the `barrier` priority.
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
-        let wrapped = monitor.registerBarrier(in: self, block: barrier)
+        let wrapped = core.registerBarrier(in: self, block: barrier)
         super.addBarrierBlock(wrapped)
     }
 
     /// Cancels every operation in the queue and reports it.
     open override func cancelAllOperations() {
-        monitor.emit(.queueCancelledAll(queue: queueID))
+        core.emit(.queueCancelledAll(queue: queueID))
         super.cancelAllOperations()
-        monitor.didCancelAll(in: self)
+        core.didCancelAll(in: self)
     }
 
     // MARK: Queue state (reported before the change takes effect, so that work started by
@@ -101,7 +106,7 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     open override var isSuspended: Bool {
         get { super.isSuspended }
         set {
-            monitor.emit(.queueSuspended(queue: queueID, suspended: newValue))
+            core.emit(.queueSuspended(queue: queueID, suspended: newValue))
             super.isSuspended = newValue
         }
     }
@@ -110,8 +115,9 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     open override var maxConcurrentOperationCount: Int {
         get { super.maxConcurrentOperationCount }
         set {
-            monitor.emit(.queueMaxConcurrency(queue: queueID, count: newValue))
+            core.emit(.queueMaxConcurrency(queue: queueID, count: newValue))
             super.maxConcurrentOperationCount = newValue
+            serial.store(newValue == 1, ordering: .relaxed)
         }
     }
 
@@ -119,7 +125,7 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     open override var name: String? {
         get { super.name }
         set {
-            monitor.emit(.queueRenamed(queue: queueID, name: newValue ?? ""))
+            core.emit(.queueRenamed(queue: queueID, name: newValue ?? ""))
             super.name = newValue
         }
     }
@@ -129,10 +135,13 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
         get { super.qualityOfService }
         set {
             qosExplicit.store(true, ordering: .relaxed)
-            monitor.emit(.queueQualityOfService(queue: queueID, qos: QoSClass(foundation: newValue)))
+            core.emit(.queueQualityOfService(queue: queueID, qos: QoSClass(foundation: newValue)))
             super.qualityOfService = newValue
         }
     }
+
+    /// Whether the queue runs one operation at a time (then Foundation ignores QoS priorities).
+    var isSerial: Bool { serial.load(ordering: .relaxed) }
 
     // MARK: Barriers
 

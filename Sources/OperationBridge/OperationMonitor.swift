@@ -1,6 +1,5 @@
 import Foundation
 import OperationEvents
-import Synchronization
 
 /// Observes operations and queues and turns what they do into a stream of `MonitorEvent`s;
 /// carries out the dashboard's commands.
@@ -17,9 +16,6 @@ import Synchronization
 /// let batch = monitor.drainEvents(limit: 1000)
 /// ```
 public final class OperationMonitor: MonitorConnection, @unchecked Sendable {
-    // Safety: mutable state lives in `registry`, guarded by `registryLock`; the rest is
-    // immutable, atomic, or internally synchronised (ring, pool, caches, sampler).
-
     /// Tunables; the defaults suit an interactive dashboard.
     public struct Configuration: Sendable {
         /// Events the buffer holds before it drops (rounded up to a power of two).
@@ -29,9 +25,9 @@ public final class OperationMonitor: MonitorConnection, @unchecked Sendable {
         /// How many not-yet-started foreign operations per queue one sampling tick reads, taken in
         /// the order the queue will start them.
         public var samplingWindow = 64
-        /// The share of one core a tracked queue's `operations` walk may take; a deep queue is walked
+        /// The share of one core a tracked queue's sampling may take; a deep queue is walked
         /// less often so that sampling never costs it more than this.
-        public var trackedWalkBudget = 0.02
+        public var trackedWalkBudget = 0.01
         /// The clock that stamps events.
         public var clock: MonitorClock = .monotonic
 
@@ -39,80 +35,58 @@ public final class OperationMonitor: MonitorConnection, @unchecked Sendable {
         public init() {}
     }
 
-    /// The configuration this monitor was created with.
-    public let configuration: Configuration
-    /// Named work templates that the dashboard's "add work" command instantiates.
-    public let catalog = WorkCatalog()
-
-    let clock: MonitorClock
-    let ring: EventRing
-    let sentinelPool = SentinelPool()
-    let typeNames = TypeNameCache()
-    let registryLock = NSLock()
-    var registry = Registry()
-    /// Set once any foreign operation waits for a dependency; lets finishes skip the registry otherwise.
-    let hasWaiters = Atomic<Bool>(false)
-    private let nextOperation = Atomic<Int>(1)
-    private let nextQueue = Atomic<Int>(1)
-    let sampler: Sampler
+    let core: MonitorCore
 
     /// Creates a monitor.
     public init(configuration: Configuration = Configuration()) {
-        self.configuration = configuration
-        clock = configuration.clock
-        ring = EventRing(minimumCapacity: max(16, configuration.bufferCapacity))
-        sampler = Sampler(interval: configuration.samplingInterval)
-        sampler.monitor = self
+        core = MonitorCore(configuration: configuration)
     }
 
     deinit {
-        sampler.stop()
+        // The sampler reaches the core without retaining it; stop it before the core can go.
+        core.sampler.stopAndWait()
     }
 
-    // MARK: Events
+    /// The configuration this monitor was created with.
+    public var configuration: Configuration { core.configuration }
+
+    /// Named work templates that the dashboard's "add work" command instantiates.
+    public var catalog: WorkCatalog { core.catalog }
 
     /// Takes up to `limit` buffered events, oldest first, with the running dropped-events count.
     public func drainEvents(limit: Int = .max) -> EventBatch {
-        EventBatch(events: ring.drain(limit: limit), droppedTotal: ring.droppedCount)
+        EventBatch(events: core.ring.drain(limit: limit), droppedTotal: core.ring.droppedCount)
     }
 
     /// Events dropped so far because the buffer was full.
-    public var droppedEvents: Int { ring.droppedCount }
+    public var droppedEvents: Int { core.ring.droppedCount }
 
     /// The current time on the monitor's clock.
-    public func now() -> UInt64 { clock.now() }
+    public func now() -> UInt64 { core.now() }
 
-    /// Appends one event stamped now.
-    @inline(__always)
-    func emit(_ change: MonitorEvent.Change, source: EventSource = .exact) {
-        ring.push(MonitorEvent(time: clock.now(), source: source, change: change))
+    /// Reads the live state of every queue and unfinished operation.
+    ///
+    /// Walks each queue's `operations` once (Foundation's O(n) walk under its lock): meant for
+    /// re-synchronising after dropped events, not for every frame.
+    public func snapshot() -> MonitorSnapshot { core.snapshot() }
+
+    /// Carries out a command. A refused command returns an error that names the problem and has
+    /// changed nothing; app code (an operation's `cancel()`, a template's factory) runs with no
+    /// monitor lock held.
+    public func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError> {
+        core.perform(command)
     }
 
-    // MARK: Ids
+    /// The work catalog's templates, with the ids of their queues.
+    public var workTemplates: [WorkTemplateInfo] { core.workTemplates }
 
-    func allocateOperationID() -> OperationID {
-        OperationID(nextOperation.wrappingAdd(1, ordering: .relaxed).oldValue)
-    }
+    /// Observes a queue created elsewhere (a library's queue, `OperationQueue.main`) by sampling.
+    /// Returns its id; tracking the same queue twice returns the same id, and an
+    /// `ObservedOperationQueue` of this monitor keeps its exact observation.
+    @discardableResult
+    public func track(_ queue: OperationQueue) -> QueueID { core.track(queue) }
 
-    func allocateQueueID() -> QueueID {
-        QueueID(nextQueue.wrappingAdd(1, ordering: .relaxed).oldValue)
-    }
-
-    /// True if `id` was ever handed out (so "unknown" and "gone" can be told apart).
-    func wasAllocated(_ id: OperationID) -> Bool {
-        id.rawValue >= 1 && id.rawValue < nextOperation.load(ordering: .relaxed)
-    }
-
-    func wasAllocated(_ id: QueueID) -> Bool {
-        id.rawValue >= 1 && id.rawValue < nextQueue.load(ordering: .relaxed)
-    }
-
-    // MARK: Locking helper
-
-    @inline(__always)
-    func withRegistry<T>(_ body: (inout Registry) throws -> T) rethrows -> T {
-        registryLock.lock()
-        defer { registryLock.unlock() }
-        return try body(&registry)
-    }
+    /// Polls everything that cannot be hooked, once. The sampler thread calls this every
+    /// sampling interval; call it yourself for a deterministic reading (tests, headless reports).
+    public func sampleNow() { core.sampleNow() }
 }

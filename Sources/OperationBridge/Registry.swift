@@ -2,7 +2,7 @@ import DequeModule
 import Foundation
 import OperationEvents
 
-/// The monitor's bookkeeping, guarded by `OperationMonitor.registryLock`.
+/// The monitor's bookkeeping, guarded by `MonitorCore.registryLock`.
 ///
 /// Instrumented operations carry their own id and flags and are not listed here at all, which
 /// keeps their cost near zero; commands find them by walking the queues, which is rare.
@@ -55,6 +55,8 @@ final class QueueEntry {
     /// Tracked queues: when the next `operations` walk may run (monitor clock), and ops seen.
     var nextWalk: UInt64 = 0
     var members: Set<ObjectIdentifier> = []
+    /// The depth last reported.
+    var depth = 0
 
     init(id: QueueID, queue: OperationQueue, observation: QueueObservation, info: QueueInfo) {
         self.id = id

@@ -1,25 +1,31 @@
 import Foundation
+import Synchronization
 
 /// The thread that polls what cannot be hooked, every `interval`.
 ///
 /// Started only when there is something to sample (a tracked queue, a foreign operation, a
 /// dependency in no observed queue), so a monitor of instrumented work never wakes up.
-/// Holds the monitor weakly and stops when the monitor goes away.
+/// It reaches the core without retaining it (a weak reference would slow every report, see
+/// `MonitorCore`); the public monitor stops it, and waits for it, before the core can go.
 final class Sampler: @unchecked Sendable {
-    // Safety: `running` and `stopping` are guarded by `condition`; `monitor` is set once in
-    // the monitor's init, before the sampler is shared.
-    weak var monitor: OperationMonitor?
+    // Safety: `running` and `stopping` are guarded by `condition`; `core` is set once, in the
+    // core's init, before the sampler is shared.
+    var core: Unmanaged<MonitorCore>?
     private let interval: TimeInterval
     private let condition = NSCondition()
     private var running = false
     private var stopping = false
+    private var thread: Thread?
+    /// CPU time the sampler thread has spent in ticks, in nanoseconds (for the benchmark).
+    let cpuNanoseconds = Atomic<UInt64>(0)
+    let ticks = Atomic<Int>(0)
 
     init(interval: Duration) {
         let components = interval.components
         self.interval = max(0.001, Double(components.seconds) + Double(components.attoseconds) / 1e18)
     }
 
-    /// Starts the thread if it is not running.
+    /// Starts the thread if it is not running (and the monitor is not going away).
     func start() {
         condition.lock()
         defer { condition.unlock() }
@@ -27,22 +33,21 @@ final class Sampler: @unchecked Sendable {
         running = true
         let thread = Thread { [self] in loop() }
         thread.name = "OpScope sampler"
-        thread.qualityOfService = .utility
+        self.thread = thread
         thread.start()
     }
 
-    /// Stops the thread at its next wake-up (immediately if it is waiting).
-    func stop() {
+    /// Stops the thread and waits until it has left its loop (at most one tick's work).
+    func stopAndWait() {
         condition.lock()
         stopping = true
         condition.broadcast()
+        // App code read during a tick may drop the last reference to the monitor: then this
+        // runs on the sampler thread itself, which stops after the tick without waiting.
+        if let thread, thread !== Thread.current {
+            while running { condition.wait() }
+        }
         condition.unlock()
-    }
-
-    var isRunning: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return running && !stopping
     }
 
     private func loop() {
@@ -51,11 +56,23 @@ final class Sampler: @unchecked Sendable {
             if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: interval)) }
             let stop = stopping
             condition.unlock()
-            guard !stop, let monitor else { break }
-            monitor.sampleNow()
+            guard !stop, let core else { break }
+            // The core is alive: the public monitor waits in stopAndWait() before it can go.
+            let before = threadCPUNanoseconds()
+            core._withUnsafeGuaranteedRef { $0.sampleNow() }
+            cpuNanoseconds.wrappingAdd(threadCPUNanoseconds() &- before, ordering: .relaxed)
+            ticks.wrappingAdd(1, ordering: .relaxed)
         }
         condition.lock()
         running = false
+        condition.broadcast()
         condition.unlock()
     }
+}
+
+/// CPU time of the calling thread, in nanoseconds.
+func threadCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }

@@ -23,7 +23,7 @@ public struct MonitorEvent: Codable, Sendable, Equatable {
     /// The kinds of change, each naming the key it reconstructs.
     public enum Change: Codable, Sendable, Equatable {
         /// A queue became observed or tracked.
-        case queueAppeared(QueueInfo)
+        indirect case queueAppeared(QueueInfo)
         /// `isSuspended` changed.
         case queueSuspended(queue: QueueID, suspended: Bool)
         /// `maxConcurrentOperationCount` changed.
@@ -34,11 +34,14 @@ public struct MonitorEvent: Codable, Sendable, Equatable {
         case queueQualityOfService(queue: QueueID, qos: QoSClass)
         /// `cancelAllOperations()` was called.
         case queueCancelledAll(queue: QueueID)
+        /// How many operations a tracked queue holds (`operationCount`), read by sampling: a deep
+        /// tracked queue's operations are registered a bounded number per walk, front first.
+        case queueDepth(queue: QueueID, operations: Int)
         /// The queue object was deallocated; no further events name it.
         case queueReleased(queue: QueueID)
 
         /// The operation was added to a queue (or first seen as a dependency).
-        case operationAdded(OperationInfo)
+        indirect case operationAdded(OperationInfo)
         /// `isReady` changed.
         case ready(operation: OperationID, isReady: Bool)
         /// `isExecuting` became true.
@@ -68,7 +71,7 @@ public struct MonitorEvent: Codable, Sendable, Equatable {
                  .unsignalledFinish(let id), .released(let id):
                 id
             case .queueAppeared, .queueSuspended, .queueMaxConcurrency, .queueRenamed, .queueQualityOfService,
-                 .queueCancelledAll, .queueReleased:
+                 .queueCancelledAll, .queueDepth, .queueReleased:
                 nil
             }
         }
@@ -78,7 +81,8 @@ public struct MonitorEvent: Codable, Sendable, Equatable {
             switch self {
             case .queueAppeared(let info): info.id
             case .queueSuspended(let id, _), .queueMaxConcurrency(let id, _), .queueRenamed(let id, _),
-                 .queueQualityOfService(let id, _), .queueCancelledAll(let id), .queueReleased(let id):
+                 .queueQualityOfService(let id, _), .queueCancelledAll(let id), .queueDepth(let id, _),
+                 .queueReleased(let id):
                 id
             default: nil
             }

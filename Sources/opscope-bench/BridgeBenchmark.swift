@@ -1,5 +1,6 @@
+import ArgumentParser
 import Foundation
-import OperationBridge
+@_spi(Benchmark) import OperationBridge
 import OperationEvents
 
 /// Throughput of the observed queues against plain ones, measured side by side.
@@ -9,12 +10,23 @@ import OperationEvents
 /// over the rounds. A consumer thread drains the events every 5 ms as the dashboard does, so
 /// the observed runs pay for the whole pipeline; the number of dropped events is reported.
 struct BridgeBenchmark {
-    enum Mode: String, CaseIterable {
-        case plainBlock = "plain queue, BlockOperation"
-        case plainInstrumented = "plain queue, ObservableBlockOperation"
-        case instrumented = "observed queue, ObservableBlockOperation"
-        case foreign = "observed queue, BlockOperation (hooked)"
-        case sampled = "tracked plain queue, BlockOperation"
+    enum Mode: String, CaseIterable, ExpressibleByArgument {
+        case plainBlock = "plain-block"
+        case plainInstrumented = "plain-instrumented"
+        case instrumented = "instrumented"
+        case foreign = "hooked"
+        case sampled = "sampled"
+
+        /// What the mode runs, for the report.
+        var title: String {
+            switch self {
+            case .plainBlock: "plain queue, BlockOperation"
+            case .plainInstrumented: "plain queue, ObservableBlockOperation"
+            case .instrumented: "observed queue, ObservableBlockOperation"
+            case .foreign: "observed queue, BlockOperation (hooked)"
+            case .sampled: "tracked plain queue, BlockOperation"
+            }
+        }
 
         /// The plain mode this one is compared with (the same operation class, unobserved).
         var baseline: Mode? {
@@ -39,10 +51,21 @@ struct BridgeBenchmark {
     var workMicroseconds: Int
     var rounds: Int
     var seed: UInt64
+    /// When set, only this mode and its baseline run (for profiling).
+    var only: Mode?
+    /// With `only`: run that mode alone, without its baseline.
+    var solo = false
+
+    private var modes: [Mode] {
+        guard let only else { return Mode.allCases }
+        return solo ? [only] : [only] + (only.baseline.map { [$0] } ?? [])
+    }
 
     struct Result {
         var throughput: [Mode: [Double]] = [:]
         var ratios: [Mode: [Double]] = [:]
+        /// Process CPU time (user + system) per operation, in microseconds.
+        var cpuPerOperation: [Mode: [Double]] = [:]
         var dropped = 0
     }
 
@@ -51,13 +74,16 @@ struct BridgeBenchmark {
         var random = SplitMix64(seed: seed &+ UInt64(bitPattern: Int64(maxConcurrent)))
         for _ in 0..<rounds {
             var round: [Mode: Double] = [:]
-            for mode in Mode.allCases.shuffled(using: &random) {
+            for mode in modes.shuffled(using: &random) {
+                let cpuBefore = processCPUSeconds()
                 let (rate, dropped) = measure(mode, maxConcurrent: maxConcurrent)
+                let cpu = processCPUSeconds() - cpuBefore
                 round[mode] = rate
                 result.dropped += dropped
                 result.throughput[mode, default: []].append(rate)
+                result.cpuPerOperation[mode, default: []].append(cpu / Double(operations) * 1e6)
             }
-            for mode in Mode.allCases {
+            for mode in modes {
                 if let baseline = mode.baseline, let rate = round[mode], let base = round[baseline] {
                     result.ratios[mode, default: []].append(rate / base)
                 }
@@ -68,9 +94,7 @@ struct BridgeBenchmark {
 
     /// One run: operations per second from the first add to the last finish.
     private func measure(_ mode: Mode, maxConcurrent: Int) -> (Double, Int) {
-        var configuration = OperationMonitor.Configuration()
-        configuration.bufferCapacity = 1 << 20
-        let monitor = OperationMonitor(configuration: configuration)
+        let monitor = OperationMonitor()
         let consumer = Consumer(monitor: monitor)
         let queue: OperationQueue
         switch mode {
@@ -99,8 +123,21 @@ struct BridgeBenchmark {
         queue.waitUntilAllOperationsAreFinished()
         let elapsed = Double(monitor.now() - start) / 1e9
         consumer.stop()
+        if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil, mode == .sampled || mode == .foreign {
+            let cost = monitor.samplerCost
+            print(String(format: "  [%@] sampler: %d ticks, %.1f ms CPU over %.2f s", mode.rawValue, cost.ticks,
+                         Double(cost.cpuNanoseconds) / 1e6, elapsed))
+        }
         return (Double(operations) / elapsed, monitor.droppedEvents)
     }
+}
+
+/// User plus system CPU time of the whole process so far, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue == 0 ? __rusage_who_t(RUSAGE_SELF.rawValue) : 0, &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// Drains a monitor's events every 5 ms on its own thread, as a dashboard would.

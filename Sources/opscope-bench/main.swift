@@ -7,7 +7,7 @@ struct OpScopeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opscope-bench",
         abstract: "Measure OpScope's costs (release builds only give meaningful numbers).",
-        subcommands: [BridgeCommand.self]
+        subcommands: [BridgeCommand.self, MicroCommand.self]
     )
 }
 
@@ -32,6 +32,18 @@ struct BridgeCommand: ParsableCommand {
     @Option(help: "Seed of the shuffling.")
     var seed: UInt64 = 1
 
+    @Option(help: "Run only this mode (and its baseline), e.g. for profiling.")
+    var mode: BridgeBenchmark.Mode?
+
+    @Flag(help: "With --mode: run that mode alone, without its baseline (for profiling).")
+    var solo = false
+
+    @Flag(help: "Skip the part with work per operation.")
+    var trivialOnly = false
+
+    @Option(help: "Only this max concurrency (-1 or 1).")
+    var maxConcurrent: Int?
+
     func validate() throws {
         guard operations > 0, workOperations > 0, rounds > 0, work >= 0 else {
             throw ValidationError("counts must be positive")
@@ -49,16 +61,18 @@ struct BridgeCommand: ParsableCommand {
             ("\(work) us of work each", workOperations, work, [.instrumented: 0.99, .sampled: 0.99, .foreign: 0.99]),
         ]
         var failures = 0
-        for (title, count, workMicros, targets) in parts {
-            for maxConcurrent in [-1, 1] {
-                let benchmark = BridgeBenchmark(operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed)
+        for (title, count, workMicros, targets) in (trivialOnly ? Array(parts.prefix(1)) : parts) {
+            for maxConcurrent in maxConcurrent.map({ [$0] }) ?? [-1, 1] {
+                let benchmark = BridgeBenchmark(
+                    operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed, only: mode, solo: solo)
                 let result = benchmark.run(maxConcurrent: maxConcurrent)
                 let limit = maxConcurrent == -1 ? "default concurrency" : "max 1"
                 print("\n\(count) \(title), \(limit) (events dropped: \(result.dropped))")
-                print(pad("mode", 46) + pad("median ops/s", 14) + pad("ratio (min..max)", 22) + "target")
-                for mode in BridgeBenchmark.Mode.allCases {
+                print(pad("mode", 42) + pad("ops/s", 9) + pad("cpu us/op", 11) + pad("ratio (min..max)", 22) + "target")
+                for mode in BridgeBenchmark.Mode.allCases where result.throughput[mode] != nil {
                     let rate = Statistics.median(result.throughput[mode] ?? [])
-                    var line = pad(mode.rawValue, 46) + pad(String(format: "%.0f", rate), 14)
+                    let cpu = Statistics.median(result.cpuPerOperation[mode] ?? [])
+                    var line = pad(mode.title, 42) + pad(String(format: "%.0f", rate), 9) + pad(String(format: "%.2f", cpu), 11)
                     if let ratios = result.ratios[mode], let target = targets[mode] {
                         let median = Statistics.median(ratios)
                         let range = String(format: "%.3f (%.2f..%.2f)", median, ratios.min()!, ratios.max()!)
@@ -75,6 +89,15 @@ struct BridgeCommand: ParsableCommand {
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+struct MicroCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "micro", abstract: "Single-threaded cost of each bridge piece (for profiling).")
+
+    func run() throws {
+        MicroBenchmark().run()
     }
 }
 

@@ -155,8 +155,8 @@ struct LifetimeTests {
             queue.addOperations((0..<500).map { _ in BlockOperation {} }, waitUntilFinished: true)
         }
         queue.waitUntilAllOperationsAreFinished()
-        #expect(waitUntil { monitor.withRegistry { $0.hooked.isEmpty } })
-        let idle = monitor.sentinelPool.idleCount
+        #expect(waitUntil { monitor.core.withRegistry { $0.hooked.isEmpty } })
+        let idle = monitor.core.sentinelPool.idleCount
         #expect(idle >= 1 && idle <= 4096)
     }
 }

@@ -45,26 +45,32 @@ struct TrackingTests {
         #expect(log.events.contains { $0.change == .queueSuspended(queue: id, suspended: true) && $0.source == .sampled })
     }
 
-    @Test("a deep tracked queue is not walked on every tick")
+    @Test("a deep tracked queue: bounded work per walk, front first, depth reported, not walked every tick")
     func deepQueueWalkBudget() throws {
         let monitor = OperationMonitor()
         let log = EventLog(monitor)
         let queue = OperationQueue()
         queue.isSuspended = true
-        queue.addOperations((0..<20_000).map { _ in BlockOperation {} }, waitUntilFinished: false)
+        let operations = (0..<20_000).map { index in
+            let operation = BlockOperation {}
+            operation.name = "op\(index)"
+            return operation
+        }
+        queue.addOperations(operations, waitUntilFinished: false)
         let id = monitor.track(queue)
         let started = monitor.now()
         monitor.sampleNow()
         log.drain()
-        #expect(log.addedOrder.count == 20_000)
-        let entry = try #require(monitor.withRegistry { $0.queues[id] })
-        let nextWalk = monitor.withRegistry { _ in entry.nextWalk }
-        // The walk's cost divided by the 2% budget pushes the next walk well past one interval.
-        #expect(nextWalk > started + 50_000_000 * 2)
-        queue.addOperation(BlockOperation {})
+        let batch = monitor.configuration.samplingWindow * 16
+        #expect(log.addedOrder.count == batch)
+        #expect(log.addedOrder.compactMap { log.added[$0]?.name } == (0..<batch).map { "op\($0)" })
+        #expect(log.events.contains { $0.change == .queueDepth(queue: id, operations: 20_000) })
+        let entry = try #require(monitor.core.withRegistry { $0.queues[id] })
+        let nextWalk = monitor.core.withRegistry { _ in entry.nextWalk }
+        #expect(nextWalk > started + 50_000_000, "the walk's cost must push the next walk past one interval")
         monitor.sampleNow()
         log.drain()
-        #expect(log.addedOrder.count == 20_000, "walked again too soon")
+        #expect(log.addedOrder.count == batch, "walked again too soon")
         queue.cancelAllOperations()
         queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()

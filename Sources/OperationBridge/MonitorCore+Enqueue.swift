@@ -1,12 +1,23 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
+extension MonitorCore {
     /// Registers operations an `ObservedOperationQueue` is about to hand to Foundation.
     /// Runs before the operations can start, so nothing they do can be missed.
+    /// One operation (the common path; no arrays).
+    @discardableResult
+    func willEnqueue(_ operation: Operation, in queue: ObservedOperationQueue) -> OperationID {
+        let serial = queue.isSerial
+        let barriers = queue.pendingBarrierIDs()
+        if let instrumented = operation as? ObservableOperation {
+            return registerInstrumented(instrumented, queue: queue.queueID, serial: serial, barriers: barriers)
+        }
+        return registerHooked(operation, queue: queue.queueID, serial: serial, barriers: barriers)
+    }
+
     @discardableResult
     func willEnqueue(_ operations: [Operation], in queue: ObservedOperationQueue) -> [OperationID] {
-        let serial = queue.maxConcurrentOperationCount == 1
+        let serial = queue.isSerial
         let barriers = queue.pendingBarrierIDs()
         return operations.map { operation in
             if let instrumented = operation as? ObservableOperation {
@@ -17,7 +28,8 @@ extension OperationMonitor {
         }
     }
 
-    /// An `ObservableOperation`: it reports its own key changes; only its arrival is announced here.
+    /// An `ObservableOperation`: it reports its own key changes; only its arrival is announced
+    /// here. Everything is read from its link flags (no Foundation lock is taken).
     private func registerInstrumented(
         _ operation: ObservableOperation, queue: QueueID, serial: Bool, barriers: [OperationID]
     ) -> OperationID {
@@ -27,24 +39,16 @@ extension OperationMonitor {
         dependencies += barriers
         let declared = OperationPriority(foundation: operation.queuePriority)
         let explicit = flags.contains(.priorityExplicit)
-        let qos = QoSClass(foundation: operation.qualityOfService)
-        let ready = operation.isReady
+        let qos = flags.qualityOfService
         let effective = effectivePriority(declared: declared, explicit: explicit, qos: qos, serialQueue: serial)
         emit(.operationAdded(OperationInfo(
             id: id, queue: queue, name: operation.name, typeName: reportedTypeName(of: operation),
-            priority: declared, effectivePriority: effective, priorityIsExplicit: explicit, qualityOfService: qos, isAsynchronous: operation.isAsynchronous,
+            priority: declared, effectivePriority: effective, priorityIsExplicit: explicit,
+            qualityOfService: qos, isAsynchronous: operation.isAsynchronous,
             dependencies: dependencies, observation: .instrumented,
-            isReady: ready, isCancelled: operation.isCancelled)))
-        if flags.contains(.registered) {
-            operation.replaceFlags(mask: .priorityMask, with: LinkFlags.effective(effective).union(.queued))
-        } else {
-            operation.linkMonitor = self
-            operation.linkID = id.rawValue
-            let base: LinkFlags = ready ? [.registered, .queued, .ready] : [.registered, .queued]
-            operation.replaceFlags(mask: .priorityMask, with: base.union(.effective(effective)))
-            // A dependency may have finished between the read above and the registration.
-            _ = operation.isReady
-        }
+            isReady: flags.contains(.ready), isCancelled: flags.contains(.cancelRequested))))
+        if !flags.contains(.registered) { operation.attach(to: self, id: id) }
+        operation.register(announced: flags, adding: LinkFlags.effective(effective).union(.queued))
         return id
     }
 
@@ -67,11 +71,17 @@ extension OperationMonitor {
         let sentinel = sentinelPool.take()
         sentinel.arm(for: operation, monitor: self, id: allocateOperationID(), queue: queue)
         sentinel.effectivePriority = effective
-        let (id, startSampler) = withRegistry { registry -> (OperationID, Bool) in
+        sentinel.identity = SampledEntry(
+            id: sentinel.id, operation: operation, queue: queue,
+            keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: false))
+        let id = withRegistry { registry -> OperationID in
             // A dependency-only operation now joins a queue: it keeps its id.
             if let known = registry.sampled[object], known.operation === operation {
                 registry.sampled[object] = nil
                 sentinel.id = known.id
+                sentinel.identity = SampledEntry(
+                    id: known.id, operation: operation, queue: queue,
+                    keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: false))
             }
             emit(.operationAdded(OperationInfo(
                 id: sentinel.id, queue: queue, name: name, typeName: typeName, priority: declared,
@@ -89,11 +99,9 @@ extension OperationMonitor {
                 .init(sentinel: sentinel, generation: sentinel.registryGeneration, object: object,
                       target: Unmanaged.passUnretained(operation), id: sentinel.id),
                 priority: effective)
-            let wasStarted = registry.samplerStarted
-            registry.samplerStarted = true
-            return (sentinel.id, !wasStarted)
+            return sentinel.id
         }
-        if startSampler { sampler.start() }
+        startSampling()
         if !ready, !cancelled {
             waitForDependencies(of: id, dependencies: dependencies, objects: operation.dependencies, queue: queue)
         }

@@ -1,16 +1,14 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
+extension MonitorCore {
     /// The work catalog's templates, with the ids of their queues.
-    public var workTemplates: [WorkTemplateInfo] {
+    var workTemplates: [WorkTemplateInfo] {
         catalog.listing { queueID(of: $0) }
     }
 
-    /// Carries out a command. A refused command returns an error that names the problem and has
-    /// changed nothing; app code (an operation's `cancel()`, a template's factory) runs with no
-    /// monitor lock held.
-    public func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError> {
+    /// See `OperationMonitor.perform(_:)`.
+    func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError> {
         do {
             switch command {
             case .cancel(let ids): return .success(try cancel(ids))
@@ -128,7 +126,7 @@ extension OperationMonitor {
     }
 
     func queueID(of queue: OperationQueue) -> QueueID? {
-        if let observed = queue as? ObservedOperationQueue, observed.monitor === self { return observed.queueID }
+        if let observed = queue as? ObservedOperationQueue, observed.core === self { return observed.queueID }
         return withRegistry { registry in registry.queues.values.first { $0.queue === queue }?.id }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
+extension MonitorCore {
     /// Ids for `dependencies`, in order. A dependency the monitor has not seen yet is registered
     /// as a dependency-only operation (it is in no observed queue, perhaps in none at all).
     func resolveDependencies(_ dependencies: [Operation]) -> [OperationID] {
@@ -49,9 +49,8 @@ extension OperationMonitor {
                 var announced = info
                 announced.id = id
                 emit(.operationAdded(announced), source: source)
-                instrumented.linkMonitor = self
-                instrumented.linkID = id.rawValue
-                instrumented.setFlags(info.isReady ? [.registered, .ready] : [.registered])
+                instrumented.attach(to: self, id: id)
+                instrumented.register(announced: instrumented.currentFlags, adding: [])
                 return (id, false)
             }
             if let sentinel = registry.hooked[object] { return (sentinel.id, false) }
@@ -68,11 +67,9 @@ extension OperationMonitor {
             } else {
                 registry.unqueued.append(object)
             }
-            let wasStarted = registry.samplerStarted
-            registry.samplerStarted = true
-            return (id, !wasStarted)
+            return (id, true)
         }
-        if startSampler { sampler.start() }
+        if startSampler { startSampling() }
         return id
     }
 

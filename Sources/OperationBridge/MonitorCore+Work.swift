@@ -1,7 +1,7 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
+extension MonitorCore {
     /// Makes operations from a template and adds them. Everything is checked before anything is
     /// made, so a refused request leaves the program untouched.
     func addWork(_ request: WorkRequest) throws -> CommandReceipt {
@@ -50,7 +50,7 @@ extension OperationMonitor {
             operations.append(operation)
         }
         let ids: [OperationID]
-        if let observed = queue as? ObservedOperationQueue, observed.monitor === self {
+        if let observed = queue as? ObservedOperationQueue, observed.core === self {
             ids = observed.addOperationsReportingIDs(operations)
         } else {
             // A tracked queue reports nothing itself: register first, so no change is missed.

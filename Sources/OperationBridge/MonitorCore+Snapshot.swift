@@ -1,12 +1,9 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
-    /// Reads the live state of every queue and unfinished operation.
-    ///
-    /// Walks each queue's `operations` once (Foundation's O(n) walk under its lock): meant for
-    /// re-synchronising after dropped events, not for every frame.
-    public func snapshot() -> MonitorSnapshot {
+extension MonitorCore {
+    /// See `OperationMonitor.snapshot()`.
+    func snapshot() -> MonitorSnapshot {
         // Read the sequence first: every event before it is reflected in what is read after.
         let sequence = ring.nextSequence
         let time = clock.now()

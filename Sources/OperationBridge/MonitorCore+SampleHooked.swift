@@ -1,10 +1,9 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
-    /// Polls everything that cannot be hooked, once. The sampler thread calls this every
-    /// sampling interval; call it yourself for a deterministic reading (tests, headless reports).
-    public func sampleNow() {
+extension MonitorCore {
+    /// See `OperationMonitor.sampleNow()`.
+    func sampleNow() {
         sampleHookedOperations()
         sampleTrackedQueues(now: clock.now())
         sampleUnqueuedOperations()
@@ -150,10 +149,5 @@ extension OperationMonitor {
         if let sentinel = registry.hooked[object] { return sentinel.id }
         if let entry = registry.sampled[object], entry.operation === operation { return entry.id }
         return nil
-    }
-
-    @inline(__always)
-    func push(_ change: MonitorEvent.Change, time: UInt64, source: EventSource) {
-        ring.push(MonitorEvent(time: time, source: source, change: change))
     }
 }

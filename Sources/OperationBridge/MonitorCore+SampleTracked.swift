@@ -1,7 +1,7 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
+extension MonitorCore {
     /// Tracked queues: their state every tick; their operations by walking `operations`, as
     /// often as the walk's measured cost allows (`trackedWalkBudget` of one core), so a deep
     /// queue is never walked on every tick.
@@ -42,31 +42,44 @@ extension OperationMonitor {
         entry.info = updated
     }
 
+    /// One walk of a tracked queue. Bounded: at most `samplingWindow * 16` new operations are
+    /// registered and `samplingWindow * 4` known ones read, front (next to run) first; the rest
+    /// wait for later walks, and the queue's depth is reported so totals stay right. The whole
+    /// walk's cost sets when the next one may run.
     private func walk(_ entry: QueueEntry, _ queue: OperationQueue) {
         let started = clock.now()
         let members = queue.operations
-        let unknown = withRegistry { registry in
-            members.filter { member in
-                // Instrumented operations report themselves once registered.
-                if let instrumented = member as? ObservableOperation { return instrumented.monitorID == nil }
-                guard let known = registry.sampled[ObjectIdentifier(member)] else { return true }
-                return known.operation !== member
+        let registrations = max(1, configuration.samplingWindow * 16)
+        let reads = max(1, configuration.samplingWindow * 4)
+        var present = Set<ObjectIdentifier>(minimumCapacity: members.count)
+        for member in members { present.insert(ObjectIdentifier(member)) }
+        let (unknown, known) = withRegistry { registry -> ([Operation], [(SampledEntry, Operation)]) in
+            var unknown: [Operation] = []
+            var known: [(SampledEntry, Operation)] = []
+            for member in members {
+                if unknown.count >= registrations, known.count >= reads { break }
+                if let instrumented = member as? ObservableOperation {
+                    // Instrumented operations report themselves once registered.
+                    if instrumented.monitorID == nil, unknown.count < registrations { unknown.append(member) }
+                } else if let sampled = registry.sampled[ObjectIdentifier(member)], sampled.operation === member {
+                    if known.count < reads { known.append((sampled, member)) }
+                } else if unknown.count < registrations {
+                    unknown.append(member)
+                }
             }
+            return (unknown, known)
         }
         for member in unknown { _ = registerSampled(member, queue: entry.id, source: .sampled) }
-        let readings = members.map { SampledKeys(reading: $0) }
+        let readings = known.map { SampledKeys(reading: $0.1) }
         let time = clock.now()
         withRegistry { registry in
-            var present = Set<ObjectIdentifier>()
-            present.reserveCapacity(members.count)
-            for (member, keys) in zip(members, readings) {
-                let object = ObjectIdentifier(member)
-                present.insert(object)
-                guard let sampled = registry.sampled[object], sampled.operation === member else { continue }
+            for ((sampled, member), keys) in zip(known, readings) {
+                guard registry.sampled[ObjectIdentifier(member)] === sampled else { continue }
                 if sampled.queue != entry.id {
+                    // A dependency-only operation turned out to be in this queue.
                     sampled.queue = entry.id
-                    entry.members.insert(object)
-                    registry.unqueued.removeAll { $0 == object }
+                    entry.members.insert(ObjectIdentifier(member))
+                    registry.unqueued.removeAll { $0 == ObjectIdentifier(member) }
                 }
                 apply(keys, to: sampled, in: &registry, time: time, walked: true)
             }
@@ -75,6 +88,10 @@ extension OperationMonitor {
                 guard let sampled = registry.sampled[object] else { continue }
                 finishSampled(sampled, cancelled: sampled.keys.isCancelled, in: &registry, time: time, source: .sampled)
                 registry.retired.append(object)
+            }
+            if members.count != entry.depth {
+                entry.depth = members.count
+                push(.queueDepth(queue: entry.id, operations: members.count), time: time, source: .sampled)
             }
             let cost = clock.now() &- started
             let interval = UInt64(max(0.001, samplingIntervalSeconds) * 1e9)
@@ -107,7 +124,7 @@ extension OperationMonitor {
     /// Operations in no queue (dependencies only): read every tick; also forgets released ones.
     func sampleUnqueuedOperations() {
         let probes: [(SampledEntry, Operation)] = withRegistry { registry in
-            registry.pruneRetired(budget: 4096)
+            registry.pruneRetired(budget: 16_384)
             var probes: [(SampledEntry, Operation)] = []
             var keep: [ObjectIdentifier] = []
             for object in registry.unqueued {

@@ -1,7 +1,7 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
+extension MonitorCore {
     /// The finish of an instrumented operation, a barrier or a sampled one.
     func operationFinished(_ id: OperationID, cancelled: Bool, source: EventSource) {
         let time = clock.now()
@@ -33,13 +33,14 @@ extension OperationMonitor {
             push(.finished(operation: id, cancelled: cancelled), time: time, source: .exact)
             releaseWaiters(of: id, in: &registry, time: time, source: .exact)
             // Keep the id (weakly) while the operation lives: a dependent enqueued later names it.
-            let finished = SampledEntry(
-                id: id, operation: operation, queue: sentinel.queue,
-                keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: cancelled))
-            finished.startedReported = true
-            finished.finishedReported = true
-            registry.sampled[object] = finished
-            registry.retired.append(object)
+            if let identity = sentinel.identity {
+                sentinel.identity = nil
+                identity.keys.isCancelled = cancelled
+                identity.startedReported = true
+                identity.finishedReported = true
+                registry.sampled[object] = identity
+                registry.retired.append(object)
+            }
         }
     }
 

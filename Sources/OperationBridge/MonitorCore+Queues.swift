@@ -1,7 +1,7 @@
 import Foundation
 import OperationEvents
 
-extension OperationMonitor {
+extension MonitorCore {
     /// An `ObservedOperationQueue` was created.
     func queueAppeared(_ queue: ObservedOperationQueue) {
         let info = queue.currentInfo()
@@ -61,28 +61,24 @@ extension OperationMonitor {
 
     // MARK: Tracking queues the app did not create as observed
 
-    /// Observes a queue created elsewhere (a library's queue, `OperationQueue.main`) by sampling.
-    /// Returns its id; tracking the same queue twice returns the same id, and an
-    /// `ObservedOperationQueue` of this monitor keeps its exact observation.
+    /// See `OperationMonitor.track(_:)`.
     @discardableResult
-    public func track(_ queue: OperationQueue) -> QueueID {
-        if let observed = queue as? ObservedOperationQueue, observed.monitor === self {
+    func track(_ queue: OperationQueue) -> QueueID {
+        if let observed = queue as? ObservedOperationQueue, observed.core === self {
             return observed.queueID
         }
         if let known = withRegistry({ registry in registry.queues.values.first { $0.queue === queue }?.id }) {
             return known
         }
         var info = Self.readQueueInfo(queue, id: QueueID(0))
-        let (id, startSampler) = withRegistry { registry -> (QueueID, Bool) in
-            if let known = registry.queues.values.first(where: { $0.queue === queue }) { return (known.id, false) }
+        let id = withRegistry { registry -> QueueID in
+            if let known = registry.queues.values.first(where: { $0.queue === queue }) { return known.id }
             info.id = allocateQueueID()
             registry.queues[info.id] = QueueEntry(id: info.id, queue: queue, observation: .sampled, info: info)
             emit(.queueAppeared(info))
-            let wasStarted = registry.samplerStarted
-            registry.samplerStarted = true
-            return (info.id, !wasStarted)
+            return info.id
         }
-        if startSampler { sampler.start() }
+        startSampling()
         return id
     }
 

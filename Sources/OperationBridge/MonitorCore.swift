@@ -1,0 +1,87 @@
+import Foundation
+import OperationEvents
+import Synchronization
+
+/// The state every hook reports into: ids, the event buffer, the registry.
+///
+/// Kept apart from the public `OperationMonitor` so that nothing ever holds it weakly: a weak
+/// reference gives an object a side table, and from then on every retain and release of it
+/// takes Swift's slow path, on every thread that reports. Operations reach it through an
+/// `Unmanaged` handle, so reporting costs no reference counting at all.
+final class MonitorCore: @unchecked Sendable {
+    // Safety: mutable state lives in `registry`, guarded by `registryLock`; the rest is
+    // immutable, atomic, or internally synchronised (ring, pool, caches, sampler).
+    let configuration: OperationMonitor.Configuration
+    let catalog = WorkCatalog()
+    let clock: MonitorClock
+    let ring: EventRing
+    let sentinelPool = SentinelPool()
+    let typeNames = TypeNameCache()
+    let registryLock = NSLock()
+    var registry = Registry()
+    /// Set once any foreign operation waits for a dependency; lets finishes skip the registry otherwise.
+    let hasWaiters = Atomic<Bool>(false)
+    let sampler: Sampler
+    private let nextOperation = Atomic<Int>(1)
+    private let nextQueue = Atomic<Int>(1)
+
+    init(configuration: OperationMonitor.Configuration) {
+        self.configuration = configuration
+        clock = configuration.clock
+        ring = EventRing(minimumCapacity: max(16, configuration.bufferCapacity))
+        sampler = Sampler(interval: configuration.samplingInterval)
+        sampler.core = Unmanaged.passUnretained(self)
+    }
+
+    /// The current time on the monitor's clock.
+    func now() -> UInt64 { clock.now() }
+
+    /// Appends one event stamped now.
+    @inline(__always)
+    func emit(_ change: MonitorEvent.Change, source: EventSource = .exact) {
+        ring.push(MonitorEvent(time: clock.now(), source: source, change: change))
+    }
+
+    /// Appends one event with a given time.
+    @inline(__always)
+    func push(_ change: MonitorEvent.Change, time: UInt64, source: EventSource) {
+        ring.push(MonitorEvent(time: time, source: source, change: change))
+    }
+
+    // MARK: Ids
+
+    func allocateOperationID() -> OperationID {
+        OperationID(nextOperation.wrappingAdd(1, ordering: .relaxed).oldValue)
+    }
+
+    func allocateQueueID() -> QueueID {
+        QueueID(nextQueue.wrappingAdd(1, ordering: .relaxed).oldValue)
+    }
+
+    /// True if `id` was ever handed out (so "unknown" and "gone" can be told apart).
+    func wasAllocated(_ id: OperationID) -> Bool {
+        id.rawValue >= 1 && id.rawValue < nextOperation.load(ordering: .relaxed)
+    }
+
+    func wasAllocated(_ id: QueueID) -> Bool {
+        id.rawValue >= 1 && id.rawValue < nextQueue.load(ordering: .relaxed)
+    }
+
+    // MARK: Locking helper
+
+    @inline(__always)
+    func withRegistry<T>(_ body: (inout Registry) throws -> T) rethrows -> T {
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        return try body(&registry)
+    }
+
+    /// Starts the sampler thread once there is something to sample.
+    func startSampling() {
+        let start = withRegistry { registry -> Bool in
+            defer { registry.samplerStarted = true }
+            return !registry.samplerStarted
+        }
+        if start { sampler.start() }
+    }
+}
