@@ -10,10 +10,12 @@ let package = Package(
     products: [
         .library(name: "OperationEvents", targets: ["OperationEvents"]),
         .library(name: "OperationBridge", targets: ["OperationBridge"]),
+        .library(name: "DashboardModel", targets: ["DashboardModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Value types shared by the bridge, the model and the front end: ids, events, snapshots, commands.
@@ -27,12 +29,27 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OperationBridgeTests", dependencies: ["OperationBridge", "OperationEvents"]),
+        // A pure reducer over events: store, graph and layouts, scheduling order, diagnosis,
+        // warnings, statistics, report. Imports no bridge and no view.
+        .target(
+            name: "DashboardModel",
+            dependencies: [
+                "OperationEvents",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        .testTarget(name: "DashboardModelTests", dependencies: ["DashboardModel", "OperationEvents", "OperationBridge"]),
+        // Allocator statistics for the memory benchmarks (glibc's mallinfo2 is not in the Glibc module).
+        .target(name: "HeapStatistics"),
         // Benchmark programs: `swift run -c release opscope-bench bridge`.
         .executableTarget(
             name: "opscope-bench",
             dependencies: [
                 "OperationBridge",
                 "OperationEvents",
+                "DashboardModel",
+                "HeapStatistics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

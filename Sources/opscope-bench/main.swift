@@ -7,7 +7,7 @@ struct OpScopeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opscope-bench",
         abstract: "Measure OpScope's costs (release builds only give meaningful numbers).",
-        subcommands: [BridgeCommand.self, MicroCommand.self]
+        subcommands: [BridgeCommand.self, MicroCommand.self, ModelCommand.self]
     )
 }
 
@@ -89,6 +89,18 @@ struct BridgeCommand: ParsableCommand {
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model", abstract: "Layout, incremental edit, reduction rate and memory of the dashboard model.")
+
+    @Option(help: "Repetitions per measurement (medians are reported).")
+    var repetitions = 9
+
+    func run() throws {
+        _ = ModelBenchmark(repetitions: repetitions).run()
     }
 }
 

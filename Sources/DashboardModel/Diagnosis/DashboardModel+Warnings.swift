@@ -1,0 +1,44 @@
+import OperationEvents
+
+extension DashboardModel {
+    /// The current warnings: cycles and dropped events first, then per operation in id order.
+    public func warnings(now: UInt64? = nil) -> [Warning] {
+        let now = now ?? self.now
+        var result: [Warning] = cycles.map { cycle in
+            Warning(operation: cycle.first, kind: .cycle,
+                    message: "dependency cycle, these operations can never start: \(cycleDescription(cycle))")
+        }
+        if droppedEvents > 0 {
+            result.append(Warning(operation: nil, kind: .droppedEvents,
+                                  message: "\(droppedEvents) events were dropped (the consumer fell behind); the view was re-synchronised from a snapshot"))
+        }
+        for record in operations.values.sorted(by: { $0.id < $1.id }) {
+            let label = record.label
+            if record.unsignalledFinish, record.state != .finished {
+                result.append(Warning(operation: record.id, kind: .unsignalledFinish,
+                                      message: "\(label) reads isFinished true but never sent didChangeValue(forKey: \"isFinished\"): its queue keeps it forever and its dependents never run"))
+            }
+            if record.state == .executing, let elapsed = record.runTime(now: now) {
+                if record.isAsynchronous, elapsed > configuration.longAsynchronousExecution {
+                    result.append(Warning(operation: record.id, kind: .longRunningAsynchronous,
+                                          message: "\(label) (asynchronous) has been executing for \(DurationText.format(elapsed)): does its work ever call finish()?"))
+                }
+                if record.isCancelled {
+                    let cancelledAt = record.history.last { $0.key == .isCancelled }?.time ?? record.startedAt ?? now
+                    let since = now >= cancelledAt ? now - cancelledAt : 0
+                    if since > configuration.cancelledStillExecuting {
+                        result.append(Warning(operation: record.id, kind: .cancelledStillExecuting,
+                                              message: "\(label) was cancelled \(DurationText.format(since)) ago and is still executing: does it check isCancelled?"))
+                    }
+                }
+            }
+            if record.state == .pending, !record.isCancelled, !isInCycle(record.id), record.observation != .sampled,
+               record.queue != nil,
+               record.dependencies.allSatisfy({ (operations[$0]?.state ?? .finished) == .finished }) {
+                result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
+                                      message: "\(label) is not ready although none of its dependencies is unfinished (a custom isReady, or Foundation lost count after removeDependency)"))
+            }
+        }
+        return result
+    }
+}

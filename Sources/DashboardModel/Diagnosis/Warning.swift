@@ -1,0 +1,35 @@
+import OperationEvents
+
+/// Something wrong the dashboard points out, like tokio-console's lints: computed here, only
+/// displayed by the views.
+public struct Warning: Codable, Sendable, Equatable {
+    /// The lints.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// An asynchronous operation has been executing longer than the threshold: does it call finish()?
+        case longRunningAsynchronous
+        /// `isFinished` reads true but the queue was never told: it holds the operation forever.
+        case unsignalledFinish
+        /// A cancelled operation keeps executing past the threshold: it ignores `isCancelled`.
+        case cancelledStillExecuting
+        /// A dependency cycle: its members never become ready.
+        case cycle
+        /// Not ready although no dependency is unfinished.
+        case notReadyWithoutDependencies
+        /// Events were dropped; the view was re-synchronised from a snapshot.
+        case droppedEvents
+    }
+
+    /// The operation concerned, if any.
+    public var operation: OperationID?
+    /// The lint.
+    public var kind: Kind
+    /// One sentence saying what is wrong and what to check.
+    public var message: String
+
+    /// Creates a warning.
+    public init(operation: OperationID?, kind: Kind, message: String) {
+        self.operation = operation
+        self.kind = kind
+        self.message = message
+    }
+}

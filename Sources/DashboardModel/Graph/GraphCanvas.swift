@@ -1,0 +1,179 @@
+/// A character grid for drawing graphs. Each cell holds the stroke arms (up, down, left, right)
+/// that edges leave in it, remembered per edge group, or a character of a label. Glyphs are
+/// chosen only when the canvas is read: a cell where two unrelated edges merely cross is drawn
+/// as a crossing, not as a join (no false `┼`); edges of one group (into the same target, or out
+/// of the same source) merge with proper join glyphs.
+public struct GraphCanvas: Sendable, Equatable {
+    /// Stroke directions leaving a cell's centre.
+    public struct Arms: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let up = Arms(rawValue: 1)
+        public static let down = Arms(rawValue: 2)
+        public static let left = Arms(rawValue: 4)
+        public static let right = Arms(rawValue: 8)
+        public static let horizontal: Arms = [.left, .right]
+        public static let vertical: Arms = [.up, .down]
+    }
+
+    /// A node drawn on the canvas, for the view to colour.
+    public struct Placed: Sendable, Equatable {
+        /// Index into the focused graph's nodes (or an operation for lane lists).
+        public var node: Int
+        public var x: Int
+        public var y: Int
+        public var width: Int
+    }
+
+    private struct Cell: Sendable, Equatable {
+        var first: Arms = []
+        // Int32.min marks "no group": any other value, negative ones included, names an edge group.
+        var firstGroup: Int32 = .min
+        var second: Arms = []
+        var secondGroup: Int32 = .min
+        var dashed = false
+        var character: Character?
+    }
+
+    /// Width in cells.
+    public let width: Int
+    /// Height in cells.
+    public let height: Int
+    private var cells: [Cell]
+    /// The nodes drawn, in drawing order.
+    public private(set) var placed: [Placed] = []
+
+    /// An empty canvas.
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: Cell(), count: self.width * self.height)
+    }
+
+    /// Adds stroke arms to a cell for an edge group (`dashed` for back edges of a cycle).
+    public mutating func stroke(x: Int, y: Int, _ arms: Arms, group: Int, dashed: Bool = false) {
+        guard x >= 0, y >= 0, x < width, y < height, !arms.isEmpty else { return }
+        let index = y * width + x
+        let group = Int32(truncatingIfNeeded: group)
+        if cells[index].firstGroup == .min || cells[index].firstGroup == group {
+            cells[index].firstGroup = group
+            cells[index].first.formUnion(arms)
+        } else {
+            if cells[index].secondGroup == .min { cells[index].secondGroup = group }
+            cells[index].second.formUnion(arms)
+        }
+        if dashed { cells[index].dashed = true }
+    }
+
+    /// A horizontal run of strokes from `x0` to `x1` (inclusive) on row `y`; the end cells get
+    /// only their inward arm unless `openEnds`.
+    public mutating func horizontal(from x0: Int, to x1: Int, y: Int, group: Int, dashed: Bool = false) {
+        guard x0 != x1 else { return }
+        let (a, b) = (min(x0, x1), max(x0, x1))
+        for x in a...b {
+            var arms: Arms = []
+            if x > a { arms.insert(.left) }
+            if x < b { arms.insert(.right) }
+            stroke(x: x, y: y, arms, group: group, dashed: dashed)
+        }
+    }
+
+    /// A vertical run of strokes from `y0` to `y1` (inclusive) in column `x`.
+    public mutating func vertical(from y0: Int, to y1: Int, x: Int, group: Int, dashed: Bool = false) {
+        guard y0 != y1 else { return }
+        let (a, b) = (min(y0, y1), max(y0, y1))
+        for y in a...b {
+            var arms: Arms = []
+            if y > a { arms.insert(.up) }
+            if y < b { arms.insert(.down) }
+            stroke(x: x, y: y, arms, group: group, dashed: dashed)
+        }
+    }
+
+    /// Writes text (labels are painted after lines and win over them), clipped to the canvas.
+    public mutating func write(_ text: String, x: Int, y: Int, node: Int? = nil, width fieldWidth: Int? = nil) {
+        guard y >= 0, y < height else { return }
+        var column = x
+        for character in text {
+            if column >= width { break }
+            if column >= 0 { cells[y * width + column].character = character }
+            column += 1
+        }
+        if let node { placed.append(Placed(node: node, x: x, y: y, width: fieldWidth ?? text.count)) }
+    }
+
+    /// The arms of a cell as drawn (both groups), for tests and views.
+    public func arms(x: Int, y: Int) -> Arms {
+        guard x >= 0, y >= 0, x < width, y < height else { return [] }
+        let cell = cells[y * width + x]
+        return cell.first.union(cell.second)
+    }
+
+    /// True where two edge groups only cross (one straight across, the other straight through).
+    public func isCrossing(x: Int, y: Int) -> Bool {
+        guard x >= 0, y >= 0, x < width, y < height else { return false }
+        let cell = cells[y * width + x]
+        guard cell.secondGroup != .min else { return false }
+        return (cell.first == .horizontal && cell.second == .vertical) || (cell.first == .vertical && cell.second == .horizontal)
+    }
+
+    /// The character to draw at a cell (a space where nothing is).
+    public func glyph(x: Int, y: Int, unicode: Bool = true) -> Character {
+        guard x >= 0, y >= 0, x < width, y < height else { return " " }
+        let cell = cells[y * width + x]
+        if let character = cell.character { return unicode ? character : Self.ascii(character) }
+        if isCrossing(x: x, y: y) { return unicode ? "│" : "|" }
+        return Self.glyph(for: cell.first.union(cell.second), dashed: cell.dashed, unicode: unicode)
+    }
+
+    /// The canvas as lines of text (trailing spaces removed).
+    public func lines(unicode: Bool = true) -> [String] {
+        (0..<height).map { y in
+            var line = String((0..<width).map { glyph(x: $0, y: y, unicode: unicode) })
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    static func glyph(for arms: Arms, dashed: Bool, unicode: Bool) -> Character {
+        if !unicode {
+            switch arms {
+            case []: return " "
+            case .horizontal, .left, .right: return dashed ? "." : "-"
+            case .vertical, .up, .down: return dashed ? ":" : "|"
+            default: return "+"
+            }
+        }
+        switch arms {
+        case []: return " "
+        case .horizontal, .left, .right: return dashed ? "┄" : "─"
+        case .vertical, .up, .down: return dashed ? "┆" : "│"
+        case [.down, .right]: return "┌"
+        case [.down, .left]: return "┐"
+        case [.up, .right]: return "└"
+        case [.up, .left]: return "┘"
+        case [.up, .down, .right]: return "├"
+        case [.up, .down, .left]: return "┤"
+        case [.left, .right, .down]: return "┬"
+        case [.left, .right, .up]: return "┴"
+        default: return "┼"
+        }
+    }
+
+    /// ASCII stand-ins for the symbols labels use.
+    static func ascii(_ character: Character) -> Character {
+        switch character {
+        case "●": "*"
+        case "○": "o"
+        case "◐": "@"
+        case "✓": "v"
+        case "✗": "x"
+        case "⟳": "%"
+        case "×": "x"
+        case "…": "~"
+        case "─", "┄": "-"
+        case "│", "┆": "|"
+        default: character.isASCII ? character : "?"
+        }
+    }
+}

@@ -1,0 +1,138 @@
+/// Draws a layered layout into a `GraphCanvas`, left to right: one column per layer, one row per
+/// node in its layer, edges routed through vertical channels in the gaps between columns.
+///
+/// Edges into the same box share a channel (they merge, drawn as joins); different edges get
+/// different channels (where they cross, the canvas draws a crossing). Back edges of a cycle are
+/// dashed. Labels are painted after the lines.
+public enum GraphDrawing {
+    /// Draws `layout` of a graph whose real nodes have `labels`; `dashed` edges are drawn dashed.
+    public static func draw(_ layout: LayeredLayout, labels: [String], dashed: Set<LayeredLayout.Edge> = [],
+                            maxLabelWidth: Int = 24) -> GraphCanvas {
+        let layerCount = layout.layers.count
+        guard layerCount > 0 else { return GraphCanvas(width: 0, height: 0) }
+        // The real edge each dummy carries, and which edges to dash.
+        var edgeOfDummy: [Int: LayeredLayout.Edge] = [:]
+        for (edge, chain) in layout.chains {
+            for node in chain where node < 0 { edgeOfDummy[node] = edge }
+        }
+        let dashedEdges = dashed.union(layout.reversedEdges)
+        func width(of node: Int) -> Int { node >= 0 ? min(maxLabelWidth, max(1, labels[node].count)) : 1 }
+
+        // Segments and channels per gap.
+        struct Segment {
+            var from: Int
+            var to: Int
+            var group: Int
+            var dashed: Bool
+        }
+        var gaps: [[Segment]] = Array(repeating: [], count: max(0, layerCount - 1))
+        for layer in 0..<(layerCount - 1) {
+            // Segments into one box merge (a fan-in); segments out of one box into boxes nobody
+            // else enters merge too (a fan-out). Anything else keeps its own group, so that
+            // lines meet only where the edges really share an end.
+            var incoming: [Int: Int] = [:]
+            for node in layout.layers[layer] {
+                for next in layout.lower(node) { incoming[next, default: 0] += 1 }
+            }
+            for node in layout.layers[layer] {
+                let lower = layout.lower(node)
+                for next in lower {
+                    let edge = node < 0 ? edgeOfDummy[node]! : (next < 0 ? edgeOfDummy[next]! : LayeredLayout.Edge(node, next))
+                    let target = layout.reversedEdges.contains(edge) ? edge.from : edge.to
+                    let fanOut = node >= 0 && lower.count > 1 && incoming[next] == 1
+                    gaps[layer].append(Segment(from: node, to: next, group: fanOut ? -2 - node : target,
+                                               dashed: dashedEdges.contains(edge)))
+                }
+            }
+        }
+        var channelOf: [[Int: Int]] = Array(repeating: [:], count: gaps.count)
+        var channelCount = [Int](repeating: 0, count: gaps.count)
+        for (gap, segments) in gaps.enumerated() {
+            // One channel per target group; intervals that do not overlap share a channel.
+            var spans: [Int: (Int, Int)] = [:]
+            for segment in segments where layout.position(of: segment.from) != layout.position(of: segment.to) {
+                let a = layout.position(of: segment.from)
+                let b = layout.position(of: segment.to)
+                let span = spans[segment.group] ?? (Int.max, Int.min)
+                spans[segment.group] = (min(span.0, a, b), max(span.1, a, b))
+            }
+            var channelEnds: [Int] = []
+            for (group, span) in spans.sorted(by: { ($0.value.0, $0.key) < ($1.value.0, $1.key) }) {
+                if let free = channelEnds.firstIndex(where: { $0 < span.0 }) {
+                    channelEnds[free] = span.1
+                    channelOf[gap][group] = free
+                } else {
+                    channelOf[gap][group] = channelEnds.count
+                    channelEnds.append(span.1)
+                }
+            }
+            channelCount[gap] = channelEnds.count
+        }
+
+        // Columns.
+        var columnX = [Int](repeating: 0, count: layerCount)
+        var columnWidth = [Int](repeating: 1, count: layerCount)
+        var x = 0
+        for layer in 0..<layerCount {
+            columnX[layer] = x
+            columnWidth[layer] = layout.layers[layer].map(width(of:)).max() ?? 1
+            x += columnWidth[layer]
+            if layer < layerCount - 1 { x += channelCount[layer] + 3 }
+        }
+        let height = layout.layers.map(\.count).max() ?? 0
+        var canvas = GraphCanvas(width: x, height: height)
+
+        // Dummies: a straight line across their column.
+        for layer in 0..<layerCount {
+            for node in layout.layers[layer] where node < 0 {
+                let y = layout.position(of: node)
+                let edge = edgeOfDummy[node]!
+                let group = layout.reversedEdges.contains(edge) ? edge.from : edge.to
+                canvas.horizontal(from: columnX[layer] - 1, to: columnX[layer] + columnWidth[layer], y: y,
+                                  group: group, dashed: dashedEdges.contains(edge))
+            }
+        }
+        // Segments.
+        for (gap, segments) in gaps.enumerated() {
+            let gapStart = columnX[gap] + columnWidth[gap]
+            let entry = columnX[gap + 1] - 1
+            for segment in segments {
+                let y1 = layout.position(of: segment.from)
+                let y2 = layout.position(of: segment.to)
+                let start = segment.from >= 0 ? columnX[gap] + width(of: segment.from) : gapStart
+                if y1 == y2 {
+                    canvas.horizontal(from: start, to: entry, y: y1, group: segment.group, dashed: segment.dashed)
+                    continue
+                }
+                let channel = gapStart + 1 + (channelOf[gap][segment.group] ?? 0)
+                canvas.horizontal(from: start, to: channel, y: y1, group: segment.group, dashed: segment.dashed)
+                canvas.vertical(from: y1, to: y2, x: channel, group: segment.group, dashed: segment.dashed)
+                canvas.horizontal(from: channel, to: entry, y: y2, group: segment.group, dashed: segment.dashed)
+            }
+        }
+        // Labels last.
+        for layer in 0..<layerCount {
+            for node in layout.layers[layer] where node >= 0 {
+                canvas.write(truncate(labels[node], to: columnWidth[layer]), x: columnX[layer], y: layout.position(of: node),
+                             node: node, width: columnWidth[layer])
+            }
+        }
+        return canvas
+    }
+
+    /// `text`, shortened with `…` to fit `width`.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard text.count > width else { return text }
+        guard width > 1 else { return String(text.prefix(width)) }
+        return String(text.prefix(width - 1)) + "…"
+    }
+}
+
+extension FocusedGraph {
+    /// Lays out and draws the focused graph (`previous` keeps a re-layout stable).
+    public func draw(previous: LayeredLayout? = nil, maxLabelWidth: Int = 24) -> (LayeredLayout, GraphCanvas) {
+        let layout = LayeredLayout.compute(graph, previous: previous)
+        let canvas = GraphDrawing.draw(layout, labels: nodes.map(\.label), dashed: cycleEdges, maxLabelWidth: maxLabelWidth)
+        return (layout, canvas)
+    }
+}

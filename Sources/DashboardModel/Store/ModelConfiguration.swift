@@ -1,0 +1,18 @@
+/// How long the dashboard remembers finished work and when it warns.
+public struct ModelConfiguration: Sendable, Equatable {
+    /// Finished operations stay visible this long (nanoseconds of monitor clock)...
+    public var finishedRetention: UInt64 = 30_000_000_000
+    /// ...and at most this many are kept; older ones are counted in the queue summaries.
+    public var maximumRetainedFinished = 5_000
+    /// Warn when an asynchronous operation has been executing longer than this (ns).
+    public var longAsynchronousExecution: UInt64 = 10_000_000_000
+    /// Warn when a cancelled operation is still executing after this long (ns).
+    public var cancelledStillExecuting: UInt64 = 2_000_000_000
+    /// Key changes kept per operation for the detail pane.
+    public var historyLimit = 12
+    /// Seconds of throughput history per queue.
+    public var throughputWindowSeconds = 10
+
+    /// The defaults.
+    public init() {}
+}

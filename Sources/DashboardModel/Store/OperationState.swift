@@ -1,0 +1,23 @@
+/// Where an operation is in its life, as the dashboard shows it. Cancellation is a separate flag
+/// that combines with any state (a cancelled operation still has to be started to finish).
+public enum OperationState: String, Codable, Sendable, CaseIterable, Comparable {
+    /// Waiting on dependencies (`isReady` is false).
+    case pending
+    /// Ready, not started: waiting for its queue to start it.
+    case ready
+    /// Executing.
+    case executing
+    /// Finished.
+    case finished
+
+    private var rank: Int {
+        switch self {
+        case .pending: 0
+        case .ready: 1
+        case .executing: 2
+        case .finished: 3
+        }
+    }
+
+    public static func < (lhs: OperationState, rhs: OperationState) -> Bool { lhs.rank < rhs.rank }
+}

@@ -1,0 +1,140 @@
+import HeapStatistics
+import DashboardModel
+import Foundation
+import OperationEvents
+
+/// The model's targets: layout time, incremental edit time, reduction rate, memory per retained
+/// finished operation. Everything runs single-threaded; medians over several repetitions.
+struct ModelBenchmark {
+    var repetitions = 9
+
+    func run() -> Int {
+        var failures = 0
+        print("OpScope model benchmark (release), medians of \(repetitions) repetitions")
+
+        for (title, graph, target) in [
+            ("full layout, 1,000-node DAG", Self.randomDAG(nodes: 1_000, seed: 1), 5.0),
+            ("full layout, 10,000-node DAG", Self.randomDAG(nodes: 10_000, seed: 2), 50.0),
+            ("full layout, 10,000-node chain", Self.chain(nodes: 10_000), 50.0),
+        ] {
+            var layout = LayeredLayout()
+            let times = (0..<repetitions).map { _ in
+                measure { layout = LayeredLayout.compute(graph) }
+            }
+            let median = Statistics.median(times) * 1e3
+            failures += report(title, String(format: "%.2f ms (%d nodes, %d edges, %d dummies, %d crossings)",
+                                             median, graph.nodeCount, graph.edgeCount, layout.dummyCount, layout.crossings),
+                               met: median <= target, target: String(format: "<= %.0f ms", target))
+            if title.contains("10,000-node DAG") {
+                let drawTimes = (0..<repetitions).map { _ in
+                    measure { _ = GraphDrawing.draw(layout, labels: (0..<graph.nodeCount).map { "● #\($0) op" }) }
+                }
+                print(String(format: "  (drawing it into a character canvas: %.2f ms)", Statistics.median(drawTimes) * 1e3))
+            }
+        }
+
+        // One incremental structural edit: insert a node with 1-2 dependencies into a 10k layout.
+        let base = Self.randomDAG(nodes: 10_000, seed: 3)
+        var layout = LayeredLayout.compute(base)
+        var random = SplitMix64(seed: 4)
+        var editTimes: [Double] = []
+        for _ in 0..<2_000 {
+            let count = layout.realCount
+            let predecessors = (0..<Int.random(in: 1...2, using: &random)).map { _ in
+                count - 1 - Int.random(in: 0..<min(60, count), using: &random)
+            }
+            editTimes.append(measure { layout.insertNode(predecessors: Array(Set(predecessors))) })
+        }
+        let editMedian = Statistics.median(editTimes) * 1e6
+        failures += report("incremental edit (insert a node into a 10k layout)",
+                           String(format: "%.1f us median, p90 %.1f us", editMedian, Statistics.quantile(editTimes, 0.9) * 1e6),
+                           met: editMedian <= 50, target: "<= 50 us")
+
+        // Reduction rate.
+        let events = Self.eventStream(operations: 250_000)
+        var rates: [Double] = []
+        for _ in 0..<repetitions {
+            var model = DashboardModel()
+            let seconds = measure { model.apply(EventBatch(events: events, droppedTotal: 0)) }
+            rates.append(Double(events.count) / seconds)
+        }
+        let rate = Statistics.median(rates)
+        failures += report("reducing events", String(format: "%.2f M events/s (%d events)", rate / 1e6, events.count),
+                           met: rate >= 2e6, target: ">= 2 M/s")
+
+        // Memory per retained finished operation.
+        let bytes = Self.bytesPerRetainedFinished(count: 100_000)
+        failures += report("memory per retained finished operation", String(format: "%.0f bytes", bytes),
+                           met: bytes <= 512, target: "<= 512 bytes")
+        print(failures == 0 ? "all targets met" : "\(failures) target(s) not met")
+        return failures
+    }
+
+    private func report(_ title: String, _ value: String, met: Bool, target: String) -> Int {
+        print("  \(title): \(value)  [\(target): \(met ? "met" : "NOT MET")]")
+        return met ? 0 : 1
+    }
+
+    private func measure(_ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// A random DAG shaped like real work: each node depends on one or two of the 60 nodes
+    /// added just before it (pipelines, fan-in, fan-out, a few long edges).
+    static func randomDAG(nodes: Int, seed: UInt64) -> LayoutGraph {
+        var random = SplitMix64(seed: seed)
+        var graph = LayoutGraph(nodeCount: nodes)
+        for node in 1..<nodes {
+            for _ in 0..<Int.random(in: 1...2, using: &random) {
+                graph.addEdge(node - 1 - Int.random(in: 0..<min(60, node), using: &random), node)
+            }
+        }
+        return graph
+    }
+
+    static func chain(nodes: Int) -> LayoutGraph {
+        LayoutGraph(nodeCount: nodes, edges: (1..<nodes).map { ($0 - 1, $0) })
+    }
+
+    /// The events of `operations` operations on four queues: added (a third with a dependency on
+    /// an earlier one), ready, started, finished; about four events per operation.
+    static func eventStream(operations: Int) -> [MonitorEvent] {
+        var events: [MonitorEvent] = []
+        events.reserveCapacity(operations * 4 + 8)
+        var sequence: UInt64 = 0
+        var time: UInt64 = 1_000_000_000
+        func emit(_ change: MonitorEvent.Change) {
+            time += 500
+            events.append(MonitorEvent(sequence: sequence, time: time, change: change))
+            sequence += 1
+        }
+        for queue in 1...4 { emit(.queueAppeared(QueueInfo(id: QueueID(queue), name: "queue \(queue)", maxConcurrentOperationCount: 4))) }
+        for index in 0..<operations {
+            let id = OperationID(index + 1)
+            let dependency = index % 3 == 2 ? [OperationID(index)] : []
+            emit(.operationAdded(OperationInfo(id: id, queue: QueueID(index % 4 + 1), name: nil, typeName: "BlockOperation",
+                                               dependencies: dependency, isReady: dependency.isEmpty)))
+            if !dependency.isEmpty { emit(.ready(operation: id, isReady: true)) }
+            emit(.started(operation: id))
+            emit(.finished(operation: id, cancelled: false))
+        }
+        return events
+    }
+
+    /// Heap bytes per finished operation while `count` are retained (glibc's allocator statistics).
+    static func bytesPerRetainedFinished(count: Int) -> Double {
+        var configuration = ModelConfiguration()
+        configuration.maximumRetainedFinished = count
+        configuration.finishedRetention = .max / 2
+        let events = eventStream(operations: count)
+        let before = opscope_heap_bytes_in_use()
+        var model = DashboardModel(configuration: configuration)
+        model.apply(EventBatch(events: events, droppedTotal: 0))
+        let after = opscope_heap_bytes_in_use()
+        precondition(model.retainedFinished == count)
+        withExtendedLifetime(model) {}
+        return Double(Int(after) - Int(before)) / Double(count)
+    }
+}

@@ -1,0 +1,98 @@
+import DashboardModel
+import Foundation
+import OperationBridge
+import OperationEvents
+import Testing
+
+@Suite("Model: scheduling order and QoS lanes", .serialized, .timeLimit(.minutes(2)))
+@MainActor
+struct SchedulingTests {
+    @Test("start order: barrier first, then veryHigh ... veryLow, FIFO within one priority, ready only")
+    func syntheticOrder() {
+        var script = EventScript()
+        script.queue(1, "q", max: 1, suspended: true)
+        script.add(1, queue: 1, "low", priority: .low)
+        script.add(2, queue: 1, "high", priority: .high)
+        script.add(3, queue: 1, "normal-a")
+        script.add(4, queue: 1, "waiting", after: [9], priority: .veryHigh)
+        script.add(5, queue: 1, "normal-b")
+        script.add(6, queue: 1, "barrier", barrier: true, observation: .instrumented)
+        script.add(7, queue: 1, "veryHigh", priority: .veryHigh)
+        var model = script.model()
+        #expect(model.startOrder(of: QueueID(1)) == [6, 7, 2, 3, 5, 1])
+        #expect(model.startOrder(of: QueueID(1), limit: 2) == [6, 7])
+        script.emit(.priorityChanged(operation: 3, priority: .veryLow, effective: .veryLow))
+        script.start(6)
+        model = script.model()
+        #expect(model.startOrder(of: QueueID(1)) == [7, 2, 5, 1, 3])
+    }
+
+    @Test("the model's start order matches the order real queues start operations in",
+          arguments: [1, 2])
+    func matchesRealQueues(maxConcurrent: Int) throws {
+        let live = LiveMonitor()
+        let queue = ObservedOperationQueue(monitor: live.monitor, name: "real", maxConcurrentOperationCount: maxConcurrent)
+        queue.isSuspended = true
+        let order = Recorder<String>()
+        // With max 2, a veryHigh blocker holds one slot so the others start one at a time.
+        let gate = DispatchSemaphore(value: 0)
+        if maxConcurrent == 2 {
+            let blocker = ObservableBlockOperation { gate.wait() }
+            blocker.queuePriority = .veryHigh
+            blocker.name = "blocker"
+            queue.addOperation(blocker)
+        }
+        let specs: [(String, Operation.QueuePriority?, QualityOfService)] = [
+            ("utility", nil, .utility), ("explicit-high", .high, .background), ("default", nil, .default),
+            ("interactive", nil, .userInteractive), ("explicit-low", .low, .userInteractive),
+            ("initiated", nil, .userInitiated), ("background", nil, .background), ("default-2", nil, .default),
+        ]
+        for (index, (name, priority, qos)) in specs.enumerated() {
+            let operation: Operation = index % 2 == 0 ? BlockOperation { order.append(name) } : ObservableBlockOperation { order.append(name) }
+            operation.name = name
+            operation.qualityOfService = qos
+            if let priority { operation.queuePriority = priority }
+            queue.addOperation(operation)
+        }
+        live.sync()
+        let predicted = live.model.startOrder(of: queue.queueID)
+            .compactMap { live.model[$0]?.name }.filter { $0 != "blocker" }
+        queue.isSuspended = false
+        #expect(waitUntil { order.all.count == specs.count })
+        gate.signal()
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(predicted == order.all, "predicted \(predicted), ran \(order.all)")
+        if maxConcurrent == 1 {
+            // Serial: QoS is ignored, explicit priorities count.
+            #expect(order.all.prefix(2) == ["explicit-high", "utility"])
+        }
+    }
+
+    @Test("QoS lanes: executing, ready in start order, pending, with totals")
+    func lanes() throws {
+        var script = EventScript()
+        script.queue(1, "q", max: 1)
+        script.add(1, queue: 1, "running", qos: .utility)
+        script.start(1)
+        script.add(2, queue: 1, "second", effective: .low, qos: .utility)
+        script.add(3, queue: 1, "first", priority: .high, qos: .utility)
+        script.add(4, queue: 1, "waiting", after: [1], qos: .utility)
+        script.add(5, queue: 1, "ui", qos: .userInteractive)
+        let lanes = script.model().qosLanes()
+        #expect(lanes.map(\.qos) == [.userInteractive, .userInitiated, .default, .utility, .background])
+        let utility = try #require(lanes.first { $0.qos == .utility })
+        #expect(utility.executing == [1] && utility.ready == [3, 2] && utility.pending == [4])
+        #expect((utility.executingCount, utility.readyCount, utility.pendingCount) == (1, 2, 1))
+        #expect(lanes[0].ready == [5])
+    }
+}
+
+/// Polls until `condition` holds (or the timeout passes).
+func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(1_000)
+    }
+    return condition()
+}
