@@ -7,12 +7,15 @@ import OperationEvents
 /// finished operation. Everything runs single-threaded; medians over several repetitions.
 struct ModelBenchmark {
     var repetitions = 9
+    var parts = Self.allParts
+
+    static let allParts: Set<String> = ["layout", "edit", "reduce", "memory"]
 
     func run() -> Int {
         var failures = 0
         print("OpScope model benchmark (release), medians of \(repetitions) repetitions")
 
-        for (title, graph, target) in [
+        for (title, graph, target) in !parts.contains("layout") ? [] : [
             ("full layout, 1,000-node DAG", Self.randomDAG(nodes: 1_000, seed: 1), 5.0),
             ("full layout, 10,000-node DAG", Self.randomDAG(nodes: 10_000, seed: 2), 50.0),
             ("full layout, 10,000-node chain", Self.chain(nodes: 10_000), 50.0),
@@ -34,6 +37,7 @@ struct ModelBenchmark {
         }
 
         // One incremental structural edit: insert a node with 1-2 dependencies into a 10k layout.
+        if parts.contains("edit") {
         let base = Self.randomDAG(nodes: 10_000, seed: 3)
         var layout = LayeredLayout.compute(base)
         var random = SplitMix64(seed: 4)
@@ -49,23 +53,33 @@ struct ModelBenchmark {
         failures += report("incremental edit (insert a node into a 10k layout)",
                            String(format: "%.1f us median, p90 %.1f us", editMedian, Statistics.quantile(editTimes, 0.9) * 1e6),
                            met: editMedian <= 50, target: "<= 50 us")
+        }
 
         // Reduction rate.
+        if parts.contains("reduce") {
+        // Batches of 4,096 events, as the dashboard drains the bridge's buffer: retention runs once
+        // per batch, so the model holds what the default configuration retains.
         let events = Self.eventStream(operations: 250_000)
+        let batches = stride(from: 0, to: events.count, by: 4_096).map {
+            EventBatch(events: Array(events[$0..<min($0 + 4_096, events.count)]), droppedTotal: 0)
+        }
         var rates: [Double] = []
         for _ in 0..<repetitions {
             var model = DashboardModel()
-            let seconds = measure { model.apply(EventBatch(events: events, droppedTotal: 0)) }
+            let seconds = measure { for batch in batches { model.apply(batch) } }
             rates.append(Double(events.count) / seconds)
         }
         let rate = Statistics.median(rates)
-        failures += report("reducing events", String(format: "%.2f M events/s (%d events)", rate / 1e6, events.count),
+        failures += report("reducing events", String(format: "%.2f M events/s (%d events in batches of 4,096)", rate / 1e6, events.count),
                            met: rate >= 2e6, target: ">= 2 M/s")
+        }
 
         // Memory per retained finished operation.
+        if parts.contains("memory") {
         let bytes = Self.bytesPerRetainedFinished(count: 100_000)
         failures += report("memory per retained finished operation", String(format: "%.0f bytes", bytes),
                            met: bytes <= 512, target: "<= 512 bytes")
+        }
         print(failures == 0 ? "all targets met" : "\(failures) target(s) not met")
         return failures
     }
@@ -134,7 +148,9 @@ struct ModelBenchmark {
         model.apply(EventBatch(events: events, droppedTotal: 0))
         let after = opscope_heap_bytes_in_use()
         precondition(model.retainedFinished == count)
+        // Both stay alive until `after` was read: Swift may free a value after its last use.
         withExtendedLifetime(model) {}
+        withExtendedLifetime(events) {}
         return Double(Int(after) - Int(before)) / Double(count)
     }
 }

@@ -99,8 +99,16 @@ struct ModelCommand: ParsableCommand {
     @Option(help: "Repetitions per measurement (medians are reported).")
     var repetitions = 9
 
+    @Option(help: "Only these parts (comma-separated: layout, edit, reduce, memory).")
+    var only: String?
+
     func run() throws {
-        _ = ModelBenchmark(repetitions: repetitions).run()
+        let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? ModelBenchmark.allParts
+        guard parts.isSubset(of: ModelBenchmark.allParts) else {
+            throw ValidationError("--only takes: \(ModelBenchmark.allParts.sorted().joined(separator: ", "))")
+        }
+        let failures = ModelBenchmark(repetitions: repetitions, parts: parts).run()
+        if failures > 0 { throw ExitCode(1) }
     }
 }
 

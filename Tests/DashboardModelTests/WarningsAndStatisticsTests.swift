@@ -74,6 +74,7 @@ struct WarningsAndStatisticsTests {
                     "\"dependencies\":[1]", "\"asynchronous\":true", "\"rootCause\":1", "\"kind\":\"waitingOnDependencies\""] {
             #expect(json.contains(key), "missing \(key) in \(json)")
         }
+        if ProcessInfo.processInfo.environment["OPSCOPE_PRINT_REPORT"] != nil { print(json) }
         let decoded = try JSONDecoder().decode(DashboardReport.self, from: Data(json.utf8))
         #expect(decoded == report)
     }

@@ -32,7 +32,7 @@ extension DashboardModel {
     public func qosLanes(limit: Int = 50) -> [QoSLane] {
         var lanes = Dictionary(uniqueKeysWithValues: QoSClass.laneOrder.map { ($0, QoSLane(qos: $0)) })
         var rank: [OperationID: Int] = [:]
-        for queue in queues.keys {
+        for queue in queues.ids {
             for (position, id) in startOrder(of: queue).enumerated() { rank[id] = position }
         }
         var executing: [QoSClass: [OperationRecord]] = [:]

@@ -47,7 +47,7 @@ extension DashboardModel {
         case .priorityChanged(let id, let priority, let effective):
             changePriority(id, priority, effective, time: time, source: source)
         case .unsignalledFinish(let id):
-            guard operations[id] != nil, operations[id]!.state != .finished else { return }
+            guard operations[id] != nil, operations.read(id, { $0.state })! != .finished else { return }
             operations[id]!.unsignalledFinish = true
             remember(KeyChange(time: time, key: .unsignalledFinish, value: true, source: source), for: id)
         case .released(let id):
@@ -59,8 +59,8 @@ extension DashboardModel {
 
     /// Appends a history entry, keeping at most `historyLimit`.
     mutating func remember(_ change: KeyChange, for id: OperationID) {
-        guard operations[id] != nil else { return }
-        if operations[id]!.history.count >= configuration.historyLimit {
+        guard operations.contains(id) else { return }
+        if operations.read(id, { $0.history })!.count >= configuration.historyLimit {
             operations[id]!.history.removeFirst()
         }
         operations[id]!.history.append(change)

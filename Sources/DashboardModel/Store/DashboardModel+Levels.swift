@@ -5,11 +5,11 @@ extension DashboardModel {
     /// 1 + the largest level of the operation's retained dependencies; cycle edges are ignored,
     /// so the value is finite even in a deadlocked graph.
     func computedLevel(of id: OperationID) -> Int {
-        guard let record = operations[id] else { return 0 }
+        guard let dependencies = operations.read(id, { $0.dependencies }) else { return 0 }
         var level = 0
-        for dependency in record.dependencies {
-            guard let dependencyLevel = operations[dependency]?.level else { continue }
-            if cycleMembers.contains(id), cycleMembers.contains(dependency) { continue }
+        for dependency in dependencies {
+            guard let dependencyLevel = operations.read(dependency, { $0.level }) else { continue }
+            if !cycleMembers.isEmpty, cycleMembers.contains(id), cycleMembers.contains(dependency) { continue }
             level = max(level, dependencyLevel + 1)
         }
         return level
@@ -24,9 +24,9 @@ extension DashboardModel {
             budget -= 1
             guard operations[current] != nil else { continue }
             let level = computedLevel(of: current)
-            if level == operations[current]!.level, current != id { continue }
+            if level == operations.read(current, { $0.level })!, current != id { continue }
             operations[current]!.level = level
-            queue.append(contentsOf: operations[current]!.dependents)
+            queue.append(contentsOf: operations.read(current, { $0.dependents })!)
         }
         if budget <= 0 { cyclesDirty = true }
     }

@@ -18,11 +18,12 @@ extension DashboardModel {
                 queues[info.id] = QueueRecord(info: info, throughputSeconds: configuration.throughputWindowSeconds)
             }
         }
-        for id in queues.keys where !liveQueues.contains(id) { queues[id]!.isReleased = true }
+        for id in queues.ids where !liveQueues.contains(id) { queues[id]!.isReleased = true }
 
         let listed = Set(snapshot.operations.map(\.id))
-        for (id, record) in operations where record.state != .finished && !listed.contains(id) {
-            markFinished(id, cancelled: record.isCancelled, time: time, source: .inferred)
+        let vanished = operations.values.filter { $0.state != .finished && !listed.contains($0.id) }
+        for record in vanished {
+            markFinished(record.id, cancelled: record.isCancelled, time: time, source: .inferred)
         }
         for info in snapshot.operations {
             enqueueCounter &+= 1

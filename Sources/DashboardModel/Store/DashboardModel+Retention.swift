@@ -6,32 +6,32 @@ extension DashboardModel {
     mutating func expireFinished() {
         let retention = configuration.finishedRetention
         while let oldest = finishedOrder.first {
-            guard let record = operations[oldest], record.state == .finished else {
+            guard operations.read(oldest, { $0.state }) == .finished else {
                 finishedOrder.removeFirst()
                 continue
             }
             let tooMany = finishedOrder.count > configuration.maximumRetainedFinished
-            let tooOld = (record.finishedAt ?? 0) &+ retention < now
+            let tooOld = (operations.read(oldest, { $0.finishedAt })! ?? 0) &+ retention < now
             guard tooMany || tooOld else { break }
             finishedOrder.removeFirst()
-            forget(record)
+            forget(operations.remove(oldest)!)
         }
     }
 
+    /// Counts a removed record as expired and unlinks it from its dependencies.
     private mutating func forget(_ record: OperationRecord) {
-        operations[record.id] = nil
         expired[record.queue, default: 0] += 1
-        for dependency in record.dependencies where operations[dependency] != nil {
+        for dependency in record.dependencies where operations.contains(dependency) {
             operations[dependency]!.staleDependents += 1
-            let stale = operations[dependency]!.staleDependents
-            if stale > 16, stale * 2 > operations[dependency]!.dependents.count {
-                let live = operations[dependency]!.dependents.filter { operations[$0] != nil }
+            let stale = operations.read(dependency, { $0.staleDependents })!
+            if stale > 16, stale * 2 > operations.read(dependency, { $0.dependents })!.count {
+                let live = operations.read(dependency, { $0.dependents })!.filter { operations.contains($0) }
                 operations[dependency]!.dependents = live
                 operations[dependency]!.staleDependents = 0
             }
         }
-        if let queue = record.queue, let queueRecord = queues[queue], queueRecord.isReleased,
-           queueRecord.waiting + queueRecord.executing == 0,
+        if let queue = record.queue, queues[queue]?.isReleased == true,
+           queues[queue]!.waiting + queues[queue]!.executing == 0,
            !operations.values.contains(where: { $0.queue == queue }) {
             queues[queue] = nil
         }

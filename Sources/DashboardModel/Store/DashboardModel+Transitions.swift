@@ -4,23 +4,28 @@ extension DashboardModel {
     /// A new operation, or a known one announced again (a dependency-only operation that joined a
     /// queue, a sampled re-discovery, a snapshot).
     mutating func add(_ info: OperationInfo, time: UInt64, order: UInt64, source: EventSource) {
-        if let existing = operations[info.id] {
-            guard existing.state != .finished else { return }
-            reannounce(info, existing: existing)
+        if let state = operations.read(info.id, { $0.state }) {
+            guard state != .finished else { return }
+            reannounce(info, existing: operations[info.id]!)
             return
         }
         var record = OperationRecord(info: info, time: time, enqueueOrder: order)
         if info.isCancelled { record.readyAt = record.readyAt ?? time }
+        // Room for a typical life (added, ready, executing, finished) in one allocation.
+        record.history.reserveCapacity(min(6, configuration.historyLimit))
         record.history.append(KeyChange(time: time, key: .added, value: true, source: source))
+        let state = record.state
         operations[info.id] = record
         for dependency in info.dependencies { link(info.id, to: dependency) }
-        if let named = awaited.removeValue(forKey: info.id) {
+        if !awaited.isEmpty, let named = awaited.removeValue(forKey: info.id) {
             // Operations that named this one as a dependency before it was announced.
             operations[info.id]!.dependents += named
             cyclesDirty = true
         }
-        operations[info.id]!.level = computedLevel(of: info.id)
-        count(info.id, in: info.queue, state: record.state, delta: 1)
+        if !info.dependencies.isEmpty || operations.read(info.id, { $0.dependents })!.count > 0 {
+            operations[info.id]!.level = computedLevel(of: info.id)
+        }
+        count(info.id, in: info.queue, state: state, delta: 1)
         enqueue(info.id)
         structureVersion &+= 1
     }
@@ -53,7 +58,7 @@ extension DashboardModel {
 
     /// Records that `id` depends on `dependency` (on the dependency's side).
     private mutating func link(_ id: OperationID, to dependency: OperationID) {
-        if operations[dependency] != nil {
+        if operations.contains(dependency) {
             operations[dependency]!.dependents.append(id)
         } else {
             awaited[dependency, default: []].append(id)
@@ -61,69 +66,73 @@ extension DashboardModel {
     }
 
     mutating func markReady(_ id: OperationID, _ isReady: Bool, time: UInt64, source: EventSource) {
-        guard let record = operations[id], record.state <= .ready else { return }
+        guard let current = operations.read(id, { $0.state }), current <= .ready else { return }
         let state: OperationState = isReady ? .ready : .pending
-        if record.state != state {
+        if current != state {
             move(id, to: state)
-            if isReady, operations[id]!.readyAt == nil { operations[id]!.readyAt = time }
+            if isReady, operations.read(id, { $0.readyAt })! == nil { operations[id]!.readyAt = time }
         }
         remember(KeyChange(time: time, key: .isReady, value: isReady, source: source), for: id)
     }
 
     mutating func markStarted(_ id: OperationID, time: UInt64, source: EventSource) {
-        guard let record = operations[id], record.state < .executing else { return }
-        if !record.isCancelled {
+        // Fields are read one by one: copying the whole record would retain its arrays and strings.
+        guard let state = operations.read(id, { $0.state }), state < .executing else { return }
+        if !operations.read(id, { $0.isCancelled })!, !operations.read(id, { $0.dependencies })!.isEmpty {
             // Foundation starts an operation only once all its dependencies finished: a finish the
             // events have not shown yet (hooked dependencies race their dependents) is implied.
-            for dependency in record.dependencies { impliedFinish(dependency, time: time) }
+            for dependency in operations.read(id, { $0.dependencies })! { impliedFinish(dependency, time: time) }
         }
         move(id, to: .executing)
+        let (addedAt, queue, qos) = (operations.read(id, { $0.addedAt })!, operations.read(id, { $0.queue })!, operations.read(id, { $0.qualityOfService })!)
         operations[id]!.startedAt = time
-        if operations[id]!.readyAt == nil { operations[id]!.readyAt = time }
-        let wait = time >= record.addedAt ? time - record.addedAt : 0
-        if let queue = record.queue { queues[queue]?.latency.recordWait(nanoseconds: wait) }
-        latencyByQoS[record.qualityOfService, default: LatencyStatistics()].recordWait(nanoseconds: wait)
+        if operations.read(id, { $0.readyAt })! == nil { operations[id]!.readyAt = time }
+        let wait = time >= addedAt ? time - addedAt : 0
+        if let queue { queues[queue]?.latency.recordWait(nanoseconds: wait) }
+        latencyByQoS[qos, default: LatencyStatistics()].recordWait(nanoseconds: wait)
         remember(KeyChange(time: time, key: .isExecuting, value: true, source: source), for: id)
-        dequeueFront(of: record.queue)
+        dequeueFront(of: queue)
     }
 
     mutating func markFinished(_ id: OperationID, cancelled: Bool, time: UInt64, source: EventSource) {
-        guard let record = operations[id], record.state != .finished else { return }
-        if !cancelled, !record.isCancelled {
-            for dependency in record.dependencies { impliedFinish(dependency, time: time) }
+        guard let state = operations.read(id, { $0.state }), state != .finished else { return }
+        let wasCancelled = operations.read(id, { $0.isCancelled })!
+        if !cancelled, !wasCancelled, !operations.read(id, { $0.dependencies })!.isEmpty {
+            for dependency in operations.read(id, { $0.dependencies })! { impliedFinish(dependency, time: time) }
         }
         if cancelled { operations[id]!.isCancelled = true }
-        let wasExecuting = record.state == .executing
+        let wasExecuting = state == .executing
         move(id, to: .finished)
+        let (startedAt, queue, qos) = (operations.read(id, { $0.startedAt })!, operations.read(id, { $0.queue })!, operations.read(id, { $0.qualityOfService })!)
         operations[id]!.finishedAt = time
-        if let startedAt = record.startedAt {
+        if let startedAt {
             let run = time >= startedAt ? time - startedAt : 0
-            if let queue = record.queue { queues[queue]?.latency.recordRun(nanoseconds: run) }
-            latencyByQoS[record.qualityOfService, default: LatencyStatistics()].recordRun(nanoseconds: run)
+            if let queue { queues[queue]?.latency.recordRun(nanoseconds: run) }
+            latencyByQoS[qos, default: LatencyStatistics()].recordRun(nanoseconds: run)
         }
-        if let queue = record.queue {
+        if let queue {
             queues[queue]?.finished += 1
-            if cancelled || record.isCancelled { queues[queue]?.cancelled += 1 }
+            if cancelled || wasCancelled { queues[queue]?.cancelled += 1 }
             queues[queue]?.throughput.record(at: time)
         }
         if wasExecuting { remember(KeyChange(time: time, key: .isExecuting, value: false, source: source), for: id) }
         remember(KeyChange(time: time, key: .isFinished, value: true, source: source), for: id)
         finishedOrder.append(id)
-        if cycleMembers.contains(id) { cyclesDirty = true }
-        dequeueFront(of: record.queue)
+        if !cycleMembers.isEmpty, cycleMembers.contains(id) { cyclesDirty = true }
+        dequeueFront(of: queue)
     }
 
     /// A dependency must have finished: mark it so, once.
     private mutating func impliedFinish(_ id: OperationID, time: UInt64) {
-        guard let record = operations[id], record.state != .finished else { return }
-        markFinished(id, cancelled: record.isCancelled, time: time, source: .inferred)
+        guard let state = operations.read(id, { $0.state }), state != .finished else { return }
+        markFinished(id, cancelled: operations.read(id, { $0.isCancelled })!, time: time, source: .inferred)
     }
 
     mutating func markCancelled(_ id: OperationID, time: UInt64, source: EventSource) {
         guard let record = operations[id], !record.isCancelled else { return }
         operations[id]!.isCancelled = true
         remember(KeyChange(time: time, key: .isCancelled, value: true, source: source), for: id)
-        if cycleMembers.contains(id) { cyclesDirty = true }
+        if !cycleMembers.isEmpty, cycleMembers.contains(id) { cyclesDirty = true }
     }
 
     mutating func addEdge(_ id: OperationID, dependsOn dependency: OperationID, time: UInt64, source: EventSource) {
@@ -139,11 +148,11 @@ extension DashboardModel {
     mutating func removeEdge(_ id: OperationID, dependsOn dependency: OperationID, time: UInt64, source: EventSource) {
         guard let record = operations[id], let slot = record.dependencies.firstIndex(of: dependency) else { return }
         operations[id]!.dependencies.remove(at: slot)
-        if let at = operations[dependency]?.dependents.firstIndex(of: id) {
+        if let at = operations.read(dependency, { $0.dependents })?.firstIndex(of: id) {
             operations[dependency]!.dependents.remove(at: at)
         }
         remember(KeyChange(time: time, key: .dependencies, value: false, source: source, detail: Int32(truncatingIfNeeded: dependency.rawValue)), for: id)
-        if cycleMembers.contains(id) { cyclesDirty = true }
+        if !cycleMembers.isEmpty, cycleMembers.contains(id) { cyclesDirty = true }
         relevel(from: id)
         structureVersion &+= 1
     }
@@ -161,14 +170,14 @@ extension DashboardModel {
 
     /// Moves an operation to a new state, keeping its queue's counts right.
     mutating func move(_ id: OperationID, to state: OperationState) {
-        guard let record = operations[id], record.state != state else { return }
-        count(id, in: record.queue, state: record.state, delta: -1)
+        guard let (old, queue) = operations.read(id, { ($0.state, $0.queue) }), old != state else { return }
+        count(id, in: queue, state: old, delta: -1)
         operations[id]!.state = state
-        count(id, in: record.queue, state: state, delta: 1)
+        count(id, in: queue, state: state, delta: 1)
     }
 
     private mutating func count(_ id: OperationID, in queue: QueueID?, state: OperationState, delta: Int) {
-        guard let queue, queues[queue] != nil else { return }
+        guard let queue, queues.contains(queue) else { return }
         switch state {
         case .pending: queues[queue]!.pending += delta
         case .ready: queues[queue]!.ready += delta
@@ -179,14 +188,14 @@ extension DashboardModel {
 
     /// Appends an unstarted operation to its queue's list for its effective priority.
     mutating func enqueue(_ id: OperationID) {
-        guard let record = operations[id], record.state < .executing, let queue = record.queue,
-              queues[queue] != nil else { return }
-        queues[queue]!.startLists[QueueRecord.listIndex(record.effectivePriority)].append(id)
+        guard let state = operations.read(id, { $0.state }), state < .executing, let queue = operations.read(id, { $0.queue })!,
+              queues.contains(queue) else { return }
+        queues[queue]!.startLists[QueueRecord.listIndex(operations.read(id, { $0.effectivePriority })!)].append(id)
     }
 
     /// Drops started, finished and moved entries from the fronts of a queue's lists.
     mutating func dequeueFront(of queue: QueueID?) {
-        guard let queue, queues[queue] != nil else { return }
+        guard let queue, queues.contains(queue) else { return }
         for index in OperationPriority.schedulingOrder.indices {
             while let first = queues[queue]!.startLists[index].first, !isLive(first, in: queue, list: index) {
                 queues[queue]!.startLists[index].removeFirst()
@@ -196,8 +205,8 @@ extension DashboardModel {
 
     /// True while `id` belongs at this place of the queue's start lists.
     func isLive(_ id: OperationID, in queue: QueueID, list index: Int) -> Bool {
-        guard let record = operations[id] else { return false }
-        return record.state < .executing && record.queue == queue
-            && QueueRecord.listIndex(record.effectivePriority) == index
+        guard let state = operations.read(id, { $0.state }) else { return false }
+        return state < .executing && operations.read(id, { $0.queue })! == queue
+            && QueueRecord.listIndex(operations.read(id, { $0.effectivePriority })!) == index
     }
 }

@@ -12,9 +12,9 @@ public struct DashboardModel: Sendable {
     /// Retention and warning thresholds.
     public var configuration: ModelConfiguration
     /// Operations retained: every unfinished one, and recently finished ones.
-    public internal(set) var operations: [OperationID: OperationRecord] = [:]
+    public internal(set) var operations = OperationTable()
     /// Queues seen (released ones stay, marked, while they have retained operations).
-    public internal(set) var queues: [QueueID: QueueRecord] = [:]
+    public internal(set) var queues = QueueTable()
     /// Events the bridge dropped so far (from the last batch).
     public internal(set) var droppedEvents = 0
     /// The latest time seen, from events or `advance(to:)`.

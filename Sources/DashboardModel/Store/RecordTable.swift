@@ -1,0 +1,192 @@
+import OperationEvents
+
+/// The model's operations and queues by id: records in one dense array, found through an
+/// open-addressing index keyed by the id's integer.
+///
+/// Why not a `Dictionary`: ids are small consecutive integers, so a multiplicative hash spreads
+/// them perfectly, while `Dictionary` pays a seeded SipHash on every lookup; the reducer looks an
+/// operation up several times per event, and reducing at millions of events per second needs
+/// those lookups to cost a few nanoseconds. Records are stored as optionals so that `_modify`
+/// can hand out the stored value in place (no copy of the record's arrays and strings).
+public struct RecordTable<Record: TableRecord>: Sendable {
+    private var records: [Record?] = []
+    /// `records[i]!.id.rawValue`, kept apart so that a lookup compares integers and never
+    /// touches (or copies) a record.
+    private var keys: [Int] = []
+    /// Index into `records` plus one; 0 is an empty slot. Capacity is a power of two.
+    private var slots: [Int32] = Array(repeating: 0, count: 16)
+    private var shift: UInt64 = 60
+
+    /// An empty table.
+    public init() {}
+
+    /// Number of operations.
+    public var count: Int { records.count }
+
+    /// True when there is none.
+    public var isEmpty: Bool { records.isEmpty }
+
+    /// Every record, in no particular order.
+    public var values: Values { Values(records: records) }
+
+    /// Every id, in no particular order.
+    public var ids: [Record.Key] { records.map { $0!.id } }
+
+    /// The record of `id`; setting nil removes it. Reading borrows the stored record, so that
+    /// `table[id]?.state` reads one field without copying the record's arrays and strings.
+    public subscript(id: Record.Key) -> Record? {
+        // A plain inlined getter, not a `_read` coroutine: inlined, `table[id]?.state` compiles
+        // to one field load, while a coroutine materialises (retains) the whole record.
+        @inline(__always) get {
+            guard let index = index(of: id) else { return nil }
+            return records[index]
+        }
+        _modify {
+            if let index = index(of: id) {
+                yield &records[index]
+                // Checked through a pointer: reading the element through the array would copy it.
+                if records.withUnsafeBufferPointer({ $0[index] == nil }) { remove(at: index, id: id) }
+            } else {
+                var added: Record? = nil
+                yield &added
+                if let record = added.take() { insert(record) }
+            }
+        }
+    }
+
+    /// Removes and returns the record of `id` (moved out, not copied).
+    public mutating func remove(_ id: Record.Key) -> Record? {
+        guard let index = index(of: id) else { return nil }
+        let record = records[index].take()
+        remove(at: index, id: id)
+        return record
+    }
+
+    /// Reads from the stored record of `id` in place (the record is borrowed through a pointer,
+    /// never copied: a copy would retain every array and string it holds). Nil when absent.
+    @inline(__always)
+    public func read<T>(_ id: Record.Key, _ body: (borrowing Record) -> T) -> T? {
+        guard let index = index(of: id) else { return nil }
+        return records.withUnsafeBufferPointer { buffer in
+            switch buffer[index] {
+            case .some(let record): body(record)
+            case .none: nil
+            }
+        }
+    }
+
+    /// True when `id` is held (no copy of the record).
+    public func contains(_ id: Record.Key) -> Bool { index(of: id) != nil }
+
+    // MARK: Index
+
+    @inline(__always)
+    private func home(_ key: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    @inline(__always)
+    private func index(of id: Record.Key) -> Int? {
+        let mask = slots.count - 1
+        let key = id.rawValue
+        var slot = home(key)
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            let index = Int(entry) - 1
+            if keys[index] == key { return index }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private func slot(of key: Int) -> Int {
+        let mask = slots.count - 1
+        var slot = home(key)
+        while keys[Int(slots[slot]) - 1] != key { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    private mutating func insert(_ record: Record) {
+        if (records.count + 1) * 4 > slots.count * 3 { grow() }
+        keys.append(record.id.rawValue)
+        records.append(record)
+        place(record.id.rawValue, index: records.count - 1)
+    }
+
+    private mutating func place(_ key: Int, index: Int) {
+        let mask = slots.count - 1
+        var slot = home(key)
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(index + 1)
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: 0, count: slots.count * 2)
+        shift -= 1
+        for index in keys.indices { place(keys[index], index: index) }
+    }
+
+    /// Removes the (already nil) record at `index`: the last record moves into its place, and
+    /// the index entry is deleted by shifting later entries of its probe run back.
+    private mutating func remove(at index: Int, id: Record.Key) {
+        let mask = slots.count - 1
+        // Find the removed id's slot by probing for the entry that points at `index`.
+        var hole = home(id.rawValue)
+        while Int(slots[hole]) - 1 != index { hole = (hole + 1) & mask }
+        let last = records.count - 1
+        if index != last {
+            slots[slot(of: keys[last])] = Int32(index + 1)
+            records.swapAt(index, last)
+            keys.swapAt(index, last)
+        }
+        records.removeLast()
+        keys.removeLast()
+        // Backward-shift deletion keeps every probe run unbroken without tombstones.
+        var next = (hole + 1) & mask
+        while slots[next] != 0 {
+            let entry = Int(slots[next]) - 1
+            let wanted = home(keys[entry])
+            // Move the entry into the hole if the hole lies on its way from `wanted` to `next`.
+            let distanceToNext = (next - wanted) & mask
+            let distanceToHole = (hole - wanted) & mask
+            if distanceToHole < distanceToNext {
+                slots[hole] = slots[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        slots[hole] = 0
+    }
+
+    /// The records, as a random-access collection.
+    public struct Values: RandomAccessCollection, Sendable {
+        fileprivate let records: [Record?]
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { records.count }
+        public subscript(position: Int) -> Record { records[position]! }
+    }
+}
+
+/// An id the tables can index: a small integer.
+public protocol TableKey: Hashable, Sendable {
+    /// The id's integer.
+    var rawValue: Int { get }
+}
+
+/// A record the tables can hold.
+public protocol TableRecord: Sendable {
+    /// Its id type.
+    associatedtype Key: TableKey
+    /// Its id.
+    var id: Key { get }
+}
+
+extension OperationID: TableKey {}
+extension QueueID: TableKey {}
+extension OperationRecord: TableRecord {}
+extension QueueRecord: TableRecord {}
+
+/// The model's operations.
+public typealias OperationTable = RecordTable<OperationRecord>
+/// The model's queues.
+public typealias QueueTable = RecordTable<QueueRecord>
