@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "OperationEvents", targets: ["OperationEvents"]),
         .library(name: "OperationBridge", targets: ["OperationBridge"]),
         .library(name: "DashboardModel", targets: ["DashboardModel"]),
+        .library(name: "TerminalKit", targets: ["TerminalKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -40,6 +41,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DashboardModelTests", dependencies: ["DashboardModel", "OperationEvents", "OperationBridge"]),
+        // Cells, styles, buffers, frame diffing, widgets and a test backend: no ncurses in it.
+        .target(name: "TerminalKit"),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
         // Allocator statistics for the memory benchmarks (glibc's mallinfo2 is not in the Glibc module).
         .target(name: "HeapStatistics"),
         // Benchmark programs: `swift run -c release opscope-bench bridge`.

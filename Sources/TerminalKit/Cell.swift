@@ -1,0 +1,15 @@
+/// One character cell of the screen.
+public struct Cell: Sendable, Hashable {
+    /// The character shown (a space when empty). Every character OpScope draws is one column wide;
+    /// `Buffer` replaces wider ones (see `Buffer.displayable`).
+    public var character: Character
+    public var style: Style
+
+    public init(_ character: Character = " ", style: Style = .plain) {
+        self.character = character
+        self.style = style
+    }
+
+    /// An empty cell.
+    public static let blank = Cell()
+}

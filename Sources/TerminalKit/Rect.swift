@@ -1,0 +1,57 @@
+/// A rectangle of cells: `x`, `y` of the top-left cell, `width` × `height`. Never negative.
+public struct Rect: Sendable, Hashable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    /// A rectangle; negative sizes become zero.
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    public var isEmpty: Bool { width == 0 || height == 0 }
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var area: Int { width * height }
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+
+    /// The part of this rectangle inside `other`.
+    public func intersection(_ other: Rect) -> Rect {
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        return Rect(x: left, y: top, width: min(maxX, other.maxX) - left, height: min(maxY, other.maxY) - top)
+    }
+
+    /// Shrunk by `margin` on every side.
+    public func inset(by margin: Int) -> Rect {
+        Rect(x: x + margin, y: y + margin, width: width - 2 * margin, height: height - 2 * margin)
+    }
+
+    /// The top `rows` rows, and the rest.
+    public func splitTop(_ rows: Int) -> (Rect, Rect) {
+        let top = min(max(0, rows), height)
+        return (Rect(x: x, y: y, width: width, height: top), Rect(x: x, y: y + top, width: width, height: height - top))
+    }
+
+    /// The bottom `rows` rows, and the rest above them.
+    public func splitBottom(_ rows: Int) -> (rest: Rect, bottom: Rect) {
+        let bottom = min(max(0, rows), height)
+        return (Rect(x: x, y: y, width: width, height: height - bottom),
+                Rect(x: x, y: maxY - bottom, width: width, height: bottom))
+    }
+
+    /// The left `columns` columns, and the rest.
+    public func splitLeft(_ columns: Int) -> (Rect, Rect) {
+        let left = min(max(0, columns), width)
+        return (Rect(x: x, y: y, width: left, height: height), Rect(x: x + left, y: y, width: width - left, height: height))
+    }
+
+    /// True when the cell lies inside.
+    public func contains(x column: Int, y row: Int) -> Bool {
+        column >= x && column < maxX && row >= y && row < maxY
+    }
+}
