@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OperationBridge", targets: ["OperationBridge"]),
         .library(name: "DashboardModel", targets: ["DashboardModel"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
+        .library(name: "DashboardUI", targets: ["DashboardUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -40,10 +41,17 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        .testTarget(name: "DashboardModelTests", dependencies: ["DashboardModel", "OperationEvents", "OperationBridge"]),
+        // Event scripts shared by the model and UI tests.
+        .target(name: "OpScopeTestSupport", dependencies: ["DashboardModel", "OperationEvents"]),
+        .testTarget(name: "DashboardModelTests",
+                    dependencies: ["DashboardModel", "OperationEvents", "OperationBridge", "OpScopeTestSupport"]),
         // Cells, styles, buffers, frame diffing, widgets and a test backend: no ncurses in it.
         .target(name: "TerminalKit"),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
+        // Views, key bindings and the screen composer: reads the model, returns commands, draws
+        // into TerminalKit buffers. No ncurses, no bridge.
+        .target(name: "DashboardUI", dependencies: ["DashboardModel", "OperationEvents", "TerminalKit"]),
+        .testTarget(name: "DashboardUITests", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"]),
         // Allocator statistics for the memory benchmarks (glibc's mallinfo2 is not in the Glibc module).
         .target(name: "HeapStatistics"),
         // Benchmark programs: `swift run -c release opscope-bench bridge`.

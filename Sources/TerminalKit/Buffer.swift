@@ -114,6 +114,13 @@ public struct Buffer: Sendable, Equatable {
         return runs
     }
 
+    /// Replaces every character through `transform` (e.g. an ASCII-only mode as a last pass).
+    public mutating func mapCharacters(_ transform: (Character) -> Character) {
+        for index in cells.indices where !cells[index].character.isASCII {
+            cells[index].character = transform(cells[index].character)
+        }
+    }
+
     /// The text of each row, trailing spaces removed: what a person sees (tests compare it).
     public func lines() -> [String] {
         (0..<height).map { row in

@@ -1,4 +1,5 @@
 import DashboardModel
+import OpScopeTestSupport
 import OperationEvents
 import Testing
 

@@ -1,4 +1,5 @@
 import DashboardModel
+import OpScopeTestSupport
 import Foundation
 import OperationBridge
 import OperationEvents

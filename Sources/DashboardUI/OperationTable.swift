@@ -1,0 +1,108 @@
+import DashboardModel
+import OperationEvents
+import TerminalKit
+
+/// The operations table: id, name, queue, state, priority, QoS, dependencies, wait, run.
+struct OperationTable {
+    let theme: Theme
+
+    /// Columns with their width and the order they are dropped in when the pane is narrow
+    /// (higher goes first); the name column takes the width left over.
+    static let specs: [(column: ViewState.SortColumn, width: Int, drop: Int)] = [
+        (.id, 5, 0), (.name, 14, 0), (.queue, 8, 3), (.state, 11, 0), (.priority, 6, 4), (.qos, 5, 5),
+        (.dependencies, 8, 6), (.wait, 6, 2), (.run, 6, 1),
+    ]
+
+    /// The columns that fit in `width`.
+    static func layout(width: Int) -> [(column: ViewState.SortColumn, width: Int)] {
+        var chosen = specs
+        func total() -> Int { chosen.reduce(0) { $0 + $1.width } + max(0, chosen.count - 1) }
+        while total() > width, let worst = chosen.filter({ $0.drop > 0 }).max(by: { $0.drop < $1.drop }) {
+            chosen.removeAll { $0.column == worst.column }
+        }
+        let extra = max(0, width - total())
+        return chosen.map { ($0.column, $0.column == .name ? $0.width + min(extra, 16) : $0.width) }
+    }
+
+    static func short(_ priority: OperationPriority) -> String {
+        switch priority {
+        case .veryLow: "vlow"
+        case .low: "low"
+        case .normal: "norm"
+        case .high: "high"
+        case .veryHigh: "vhigh"
+        case .barrier: "barr"
+        }
+    }
+
+    static func short(_ qos: QoSClass) -> String {
+        switch qos {
+        case .userInteractive: "UI"
+        case .userInitiated: "INIT"
+        case .default: "DEF"
+        case .utility: "UTIL"
+        case .background: "BG"
+        }
+    }
+
+    func render(_ model: DashboardModel, _ dashboard: Dashboard, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
+        guard !area.isEmpty else { return }
+        let state = dashboard.state
+        let ids = OperationRows.ids(model, state)
+        let layout = Self.layout(width: area.width)
+        let columns = layout.map { column, width in
+            let title = column == .priority ? "PRIO" : column.title
+            return TableView.Column(column == state.sort ? title + (state.sortDescending ? "-" : "+") : title, width: width)
+        }
+        let visible = max(0, area.height - 1)
+        let selectedIndex = state.selection.flatMap { ids.firstIndex(of: $0) }
+        let offset = TableView.scrolledOffset(selected: selectedIndex, offset: state.tableOffset, visibleRows: visible, count: ids.count)
+        let shown = Array(ids[min(offset, ids.count)..<min(ids.count, offset + visible)])
+        let now = model.now
+        let rows: [[TextBlock.Span]] = shown.map { id in
+            guard let record = model.operations[id] else { return [] }
+            let inCycle = model.isInCycle(id)
+            let style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: inCycle)
+            let tag = state.tagged.contains(id) ? (theme.unicode ? "•" : "+") : " "
+            let stateText = theme.glyph(state: record.state, cancelled: record.isCancelled, inCycle: inCycle) + " "
+                + (inCycle ? "cycle" : (record.isCancelled && record.state != .finished ? "cancel" : record.state.rawValue))
+            let queueName = record.queue.flatMap { model.queues[$0]?.name } ?? "-"
+            // `*`: the scheduler uses another priority than the one set (QoS-derived, or a barrier).
+            let priority = Self.short(record.effectivePriority) + (record.priority == record.effectivePriority ? "" : "*")
+            let dependencies = record.dependencies.isEmpty ? "-" : record.dependencies.map { String($0.rawValue) }.joined(separator: ",")
+            let wait = DurationText.short(record.waitTime(now: now))
+            let run = record.runTime(now: now).map(DurationText.short) ?? "-"
+            var cells: [TextBlock.Span] = []
+            for (column, _) in layout {
+                switch column {
+                case .id: cells.append(.init(tag + String(id.rawValue), style))
+                case .name: cells.append(.init(record.displayName + (record.isAsynchronous ? (theme.unicode ? " ⇄" : " <>") : ""), style))
+                case .queue: cells.append(.init(queueName))
+                case .state: cells.append(.init(stateText, style))
+                case .priority: cells.append(.init(priority))
+                case .qos: cells.append(.init(Self.short(record.qualityOfService)))
+                case .dependencies: cells.append(.init(dependencies))
+                case .wait: cells.append(.init(wait))
+                case .run: cells.append(.init(run))
+                }
+            }
+            return theme.unicode ? cells : cells.map { TextBlock.Span(String($0.text.map(GraphCanvasASCII.map)), $0.style) }
+        }
+        let table = TableView(columns: columns, rows: rows, selected: selectedIndex.map { $0 - offset }, offset: 0,
+                              headerStyle: theme.header.with(.underline))
+        table.render(into: &buffer, area: area)
+        map.tableBody = Rect(x: area.x, y: area.y + 1, width: area.width, height: visible)
+        map.tableIDs = shown
+        if ids.isEmpty {
+            let message = state.filter.isEmpty ? "no operations yet" : "nothing matches /\(state.filter)  (Esc clears)"
+            buffer.write(message, x: area.x + 1, y: area.y + 1, style: theme.dim, clip: area)
+        }
+    }
+}
+
+extension DurationText {
+    /// Compact durations for table cells: `340ms`, `2.1s`, `34s`, `10m`.
+    static func short(_ nanoseconds: UInt64) -> String {
+        String(format(nanoseconds).filter { $0 != " " }).replacing("min", with: "m")
+    }
+}

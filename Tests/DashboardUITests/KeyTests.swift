@@ -1,0 +1,233 @@
+import DashboardModel
+import DashboardUI
+import OpScopeTestSupport
+import OperationEvents
+import Testing
+
+@Suite("UI: keys, their effect on the view and the commands they send")
+struct KeyTests {
+    let model = pipelineScript().model()
+
+    private func board(select id: OperationID? = 4) -> Dashboard {
+        var dashboard = Dashboard(templates: [WorkTemplateInfo(name: "download", summary: "fetch", queue: QueueID(1))])
+        dashboard.state.selection = id
+        dashboard.keepSelectionValid(model)
+        return dashboard
+    }
+
+    private func type(_ text: String, into dashboard: inout Dashboard) -> Action {
+        var last = Action.none
+        for character in text { last = dashboard.handle(.character(character), model: model) }
+        return last
+    }
+
+    @Test("movement: arrows, j/k, Home/End, PgUp/PgDn follow the table order")
+    func movement() {
+        var dashboard = board(select: 1)
+        #expect(dashboard.handle(.down, model: model) == .redraw)
+        #expect(dashboard.state.selection == 2)
+        _ = dashboard.handle(.character("j"), model: model)
+        #expect(dashboard.state.selection == 3)
+        _ = dashboard.handle(.character("k"), model: model)
+        _ = dashboard.handle(.up, model: model)
+        #expect(dashboard.state.selection == 1)
+        _ = dashboard.handle(.up, model: model)
+        #expect(dashboard.state.selection == 1, "stays on the first row")
+        _ = dashboard.handle(.end, model: model)
+        #expect(dashboard.state.selection == 11)
+        _ = dashboard.handle(.home, model: model)
+        #expect(dashboard.state.selection == 1)
+        _ = dashboard.handle(.pageDown, model: model)
+        #expect(dashboard.state.selection == 2, "a page is the visible rows (none drawn yet: one row)")
+        #expect(dashboard.state.queue == QueueID(1))
+        _ = dashboard.handle(.end, model: model)
+        #expect(dashboard.state.queue == QueueID(2), "the selected queue follows the selection")
+    }
+
+    @Test("Enter opens details, Esc goes back, Tab cycles panes, ? and F1 open help")
+    func panes() {
+        var dashboard = board()
+        _ = dashboard.handle(.enter, model: model)
+        #expect(dashboard.state.showDetail)
+        _ = dashboard.handle(.escape, model: model)
+        #expect(!dashboard.state.showDetail)
+        #expect(dashboard.handle(.escape, model: model) == .none)
+        _ = dashboard.handle(.tab, model: model)
+        #expect(dashboard.state.pane == .graph)
+        _ = dashboard.handle(.backTab, model: model)
+        _ = dashboard.handle(.backTab, model: model)
+        #expect(dashboard.state.pane == .warnings)
+        _ = dashboard.handle(.function(1), model: model)
+        #expect(dashboard.state.showHelp)
+        _ = dashboard.handle(.character("x"), model: model)
+        #expect(!dashboard.state.showHelp)
+        _ = dashboard.handle(.character("?"), model: model)
+        #expect(dashboard.handle(.character("q"), model: model).quit)
+    }
+
+    @Test("c and F9 cancel after a yes; Space tags and cancel takes the tagged; n sends nothing")
+    func cancel() {
+        var dashboard = board(select: 4)
+        #expect(dashboard.handle(.character("c"), model: model).command == nil)
+        guard case .confirm(let question, _) = dashboard.state.prompt else { Issue.record("no confirmation"); return }
+        #expect(question == "Cancel #4 parse-a? (y/n)")
+        #expect(dashboard.handle(.character("y"), model: model).command == .cancel(operations: [4]))
+        #expect(dashboard.state.prompt == nil)
+        _ = dashboard.handle(.function(9), model: model)
+        #expect(dashboard.handle(.character("n"), model: model).command == nil)
+        #expect(dashboard.state.prompt == nil)
+        // Tag #4 and #5 (Space moves down), then cancel both.
+        _ = dashboard.handle(.character(" "), model: model)
+        _ = dashboard.handle(.character(" "), model: model)
+        #expect(dashboard.state.tagged == [4, 5])
+        _ = dashboard.handle(.character("c"), model: model)
+        #expect(dashboard.handle(.enter, model: model).command == .cancel(operations: [4, 5]))
+        #expect(dashboard.state.tagged.isEmpty)
+        // A finished operation cannot be cancelled: an error, no prompt.
+        var finished = board(select: 11)
+        _ = finished.handle(.character("c"), model: model)
+        #expect(finished.state.prompt == nil && finished.state.statusIsError)
+    }
+
+    @Test("C cancels the queue after a yes; s suspends and resumes; + and - change max concurrency")
+    func queueCommands() {
+        var dashboard = board(select: 4)
+        _ = dashboard.handle(.character("C"), model: model)
+        #expect(dashboard.handle(.character("y"), model: model).command == .cancelAll(queue: QueueID(1)))
+        #expect(dashboard.handle(.character("s"), model: model).command == .setSuspended(queue: QueueID(1), suspended: true))
+        #expect(dashboard.handle(.character("+"), model: model).command == .setMaxConcurrency(queue: QueueID(1), count: 3))
+        #expect(dashboard.handle(.character("-"), model: model).command == .setMaxConcurrency(queue: QueueID(1), count: 1))
+        var paused = board(select: 7)
+        #expect(paused.handle(.character("s"), model: model).command == .setSuspended(queue: QueueID(3), suspended: false))
+        #expect(paused.handle(.character("+"), model: model).command == nil, "no limit to raise")
+        #expect(paused.state.statusIsError)
+        var serial = board(select: 6)
+        #expect(serial.handle(.character("-"), model: model).command == nil, "already serial")
+    }
+
+    @Test("a adds work from the picker; : takes the full form; errors land in the status line and send nothing")
+    func addWork() {
+        var dashboard = board()
+        _ = dashboard.handle(.character("a"), model: model)
+        #expect(dashboard.state.prompt == .picker(0))
+        #expect(dashboard.handle(.enter, model: model).command == .addWork(WorkRequest(template: "download", queue: QueueID(1))))
+        _ = dashboard.handle(.character(":"), model: model)
+        _ = type("add download x3 after 4,#5 qos=utility priority=high", into: &dashboard)
+        let action = dashboard.handle(.enter, model: model)
+        #expect(action.command == .addWork(WorkRequest(template: "download", count: 3, qualityOfService: .utility,
+                                                        priority: .high, dependencies: [4, 5], queue: QueueID(1))))
+        for (line, message) in [
+            ("add nothing", "unknown template 'nothing'; known: download"),
+            ("add download x0", "bad count 'x0': use x1 ... x10000"),
+            ("add download x-1", "bad count 'x-1': use x1 ... x10000"),
+            ("add download x99999999", "bad count 'x99999999': use x1 ... x10000"),
+            ("add download after 99", "no operation #99: unknown, or released and forgotten"),
+            ("add download after 11", "#11 has already finished"),
+            ("add download after x", "bad id 'x': ids are numbers like 12 or #12"),
+            ("add download qos=fast", "bad qos 'fast': use userInteractive, userInitiated, default, utility, background"),
+            ("add download priority=urgent", "bad priority 'urgent': use veryLow, low, normal, high, veryHigh"),
+            ("launch", "unknown command 'launch': try :add TEMPLATE [xN] [after ID,...] [qos=CLASS] [priority=LEVEL]"),
+            ("add download \u{1}\u{7f}", "unexpected '??': :add TEMPLATE [xN] [after ID,...] [qos=CLASS] [priority=LEVEL]"),
+            ("add \u{FFFD}\u{FFFD}", "unknown template '\u{FFFD}\u{FFFD}'; known: download"),
+        ] {
+            _ = dashboard.handle(.character(":"), model: model)
+            _ = type(line, into: &dashboard)
+            let result = dashboard.handle(.enter, model: model)
+            #expect(result.command == nil, "\(line) sent a command")
+            #expect(dashboard.state.status == message && dashboard.state.statusIsError, "\(line)")
+        }
+        // Very long input stops at the limit with a message.
+        _ = dashboard.handle(.character(":"), model: model)
+        _ = type(String(repeating: "a", count: 300), into: &dashboard)
+        guard case .commandLine(let text) = dashboard.state.prompt else { Issue.record("prompt closed"); return }
+        #expect(text.count == CommandLineParser.maximumLength)
+        #expect(dashboard.handle(.escape, model: model) == .redraw && dashboard.state.prompt == nil)
+        // No templates: a says so.
+        var bare = Dashboard()
+        _ = bare.handle(.character("a"), model: model)
+        #expect(bare.state.prompt == nil && bare.state.statusIsError)
+    }
+
+    @Test("/ filters as you type, Esc clears; < > choose the sort column, I inverts")
+    func filterAndSort() {
+        var dashboard = board()
+        _ = dashboard.handle(.character("/"), model: model)
+        _ = type("download", into: &dashboard)
+        #expect(OperationRows.ids(model, dashboard.state) == [1, 2, 3])
+        #expect(dashboard.state.selection == 1, "the selection moves into the filtered rows")
+        _ = dashboard.handle(.enter, model: model)
+        #expect(dashboard.state.filter == "download" && dashboard.state.prompt == nil)
+        _ = dashboard.handle(.escape, model: model)
+        #expect(dashboard.state.filter.isEmpty)
+        dashboard.state.filter = "state:pending queue:net"
+        #expect(OperationRows.ids(model, dashboard.state) == [4, 5])
+        dashboard.state.filter = ""
+        _ = dashboard.handle(.character(">"), model: model)
+        _ = dashboard.handle(.character(">"), model: model)
+        _ = dashboard.handle(.character(">"), model: model)
+        #expect(dashboard.state.sort == .state)
+        #expect(OperationRows.ids(model, dashboard.state).prefix(2) == [1, 2], "executing first")
+        _ = dashboard.handle(.character("I"), model: model)
+        #expect(OperationRows.ids(model, dashboard.state).first == 11, "finished first when inverted")
+        _ = dashboard.handle(.character("<"), model: model)
+        #expect(dashboard.state.sort == .queue)
+    }
+
+    @Test("g toggles the graph view, f the focus, p pauses, Ctrl-L redraws all, q and F10 quit")
+    func toggles() {
+        var dashboard = board()
+        _ = dashboard.handle(.character("g"), model: model)
+        #expect(dashboard.state.graphMode == .lanes && dashboard.state.pane == .graph)
+        _ = dashboard.handle(.character("f"), model: model)
+        #expect(!dashboard.state.graphFollowsSelection)
+        _ = dashboard.handle(.character("p"), model: model)
+        #expect(dashboard.state.paused)
+        #expect(dashboard.handle(.control("l"), model: model).fullRedraw)
+        #expect(dashboard.handle(.character("q"), model: model).quit)
+        #expect(dashboard.handle(.function(10), model: model).quit)
+    }
+
+    @Test("mouse: a click selects the row under it, the wheel scrolls; off with --no-mouse")
+    func mouse() {
+        var dashboard = board(select: 1)
+        let (_, map) = DashboardScreen().compose(model, dashboard, width: 120, height: 40)
+        dashboard.map = map
+        let row = map.tableBody.y + 3
+        _ = dashboard.handle(.mouse(MouseEvent(.press, x: map.tableBody.x + 2, y: row)), model: model)
+        #expect(dashboard.state.selection == map.tableIDs[3])
+        _ = dashboard.handle(.mouse(MouseEvent(.wheelDown, x: 0, y: 0)), model: model)
+        #expect(dashboard.state.selection == 7)
+        var noMouse = Dashboard(mouseEnabled: false)
+        noMouse.state.selection = 1
+        #expect(noMouse.handle(.mouse(MouseEvent(.wheelDown, x: 0, y: 0)), model: model) == .none)
+        #expect(noMouse.state.selection == 1)
+    }
+
+    @Test("random keys never break the invariants: selection exists, commands name live ids")
+    func fuzz() {
+        var random = SystemRandomNumberGenerator()
+        var dashboard = board()
+        let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .enter, .escape, .tab, .backTab, .backspace,
+                           .function(1), .function(9), .function(10), .control("l"), .resize]
+            + "jkcCsa:/<>Igfp?q +-yn\u{1b}[A0123456789x".map { Key.character($0) }
+        for step in 0..<20_000 {
+            let key: Key = Int.random(in: 0..<10, using: &random) == 0
+                ? .mouse(MouseEvent([.press, .wheelUp, .wheelDown][Int.random(in: 0..<3, using: &random)],
+                                    x: Int.random(in: -5..<130, using: &random), y: Int.random(in: -5..<45, using: &random)))
+                : keys.randomElement(using: &random)!
+            let action = dashboard.handle(key, model: model)
+            if let selection = dashboard.state.selection { #expect(model.operations.contains(selection)) }
+            switch action.command {
+            case .cancel(let ids): #expect(ids.allSatisfy { model.operations[$0].map { $0.state != .finished } ?? false })
+            case .cancelAll(let queue), .setSuspended(let queue, _), .setMaxConcurrency(let queue, _): #expect(model.queues[queue] != nil)
+            case .addWork(let request): #expect(request.dependencies.allSatisfy { model.operations.contains($0) })
+            case nil: break
+            }
+            if step % 100 == 0 {
+                // Redraw now and then so that mouse events meet a real screen map.
+                let (_, map) = DashboardScreen().compose(model, dashboard, width: 120, height: 40)
+                dashboard.map = map
+            }
+        }
+    }
+}

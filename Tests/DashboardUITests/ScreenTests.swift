@@ -1,0 +1,90 @@
+import DashboardModel
+import DashboardUI
+import OpScopeTestSupport
+import OperationEvents
+import TerminalKit
+import Testing
+
+@Suite("UI: screens as text")
+struct ScreenTests {
+    private func dashboard(_ model: DashboardModel, select id: OperationID? = 4) -> Dashboard {
+        var dashboard = Dashboard(templates: [WorkTemplateInfo(name: "download", summary: "fetch a file (async)", queue: QueueID(1))])
+        dashboard.state.selection = id
+        dashboard.keepSelectionValid(model)
+        return dashboard
+    }
+
+    @Test("the main screen, 120x40")
+    func main() {
+        let model = pipelineScript().model()
+        expectSnapshot(screen(model, dashboard(model)).0.text, named: "main-120x40")
+    }
+
+    @Test("narrow (80x24) and ASCII, no colour")
+    func narrowASCII() {
+        let model = pipelineScript().model()
+        expectSnapshot(screen(model, dashboard(model), width: 80, height: 24, theme: Theme(unicode: false, color: false)).0.text,
+                       named: "main-80x24-ascii")
+    }
+
+    @Test("details of the selected operation: fields, why it waits, its key changes")
+    func details() {
+        let model = pipelineScript().model()
+        var board = dashboard(model, select: 6)
+        _ = board.handle(.enter, model: model)
+        expectSnapshot(screen(model, board).0.text, named: "details-120x40")
+    }
+
+    @Test("the whole-graph lane list")
+    func lanes() {
+        let model = pipelineScript().model()
+        var board = dashboard(model)
+        _ = board.handle(.character("g"), model: model)
+        expectSnapshot(screen(model, board).0.text, named: "graph-lanes-120x40")
+    }
+
+    @Test("help overlay, picker, confirmation and command line")
+    func overlays() {
+        let model = pipelineScript().model()
+        var board = dashboard(model)
+        _ = board.handle(.character("?"), model: model)
+        expectSnapshot(screen(model, board).0.text, named: "help-120x40")
+        _ = board.handle(.escape, model: model)
+        _ = board.handle(.character("a"), model: model)
+        expectSnapshot(screen(model, board, height: 24).0.lines().suffix(22).prefix(6).joined(separator: "\n"), named: "picker")
+        _ = board.handle(.escape, model: model)
+        _ = board.handle(.character("c"), model: model)
+        #expect(screen(model, board).0.lines()[38] == "Cancel #4 parse-a? (y/n)")
+        _ = board.handle(.character("n"), model: model)
+        for key in ":add nothing".map({ Key.character($0) }) + [.enter] { _ = board.handle(key, model: model) }
+        #expect(screen(model, board).0.lines()[38] == "unknown template 'nothing'; known: download")
+    }
+
+    @Test("too small: a clear message at every size from 1x1 up; no crash at 0x0")
+    func tooSmall() {
+        let model = pipelineScript().model()
+        let board = dashboard(model)
+        let lines = screen(model, board, width: 30, height: 8).0.lines()
+        #expect(lines[2...4] == ["   Terminal too small: 30x8", "     OpScope needs 40x10", "           q quits"])
+        for width in 0...45 {
+            for height in [0, 1, 2, 5, 9, 10, 11] {
+                let buffer = screen(model, board, width: width, height: height).0
+                #expect(buffer.width == width && buffer.height == height)
+            }
+        }
+    }
+
+    @Test("a steady frame where one operation changed state sends few cells")
+    func steadyFrame() {
+        var script = pipelineScript()
+        let before = script.model()
+        script.finish(1, after: 0)
+        script.emit(.ready(operation: 4, isReady: true), after: 0)
+        let after = script.model()
+        let board = dashboard(before)
+        var backend = TestBackend(width: 200, height: 60)
+        backend.draw(screen(before, board, width: 200, height: 60).0)
+        backend.draw(screen(after, board, width: 200, height: 60).0)
+        #expect(backend.lastCellsWritten > 0 && backend.lastCellsWritten < 200, "\(backend.lastCellsWritten) cells")
+    }
+}
