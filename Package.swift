@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DashboardModel", targets: ["DashboardModel"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
         .library(name: "DashboardUI", targets: ["DashboardUI"]),
+        .library(name: "OpScope", targets: ["OpScope"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -52,6 +53,21 @@ let package = Package(
         // into TerminalKit buffers. No ncurses, no bridge.
         .target(name: "DashboardUI", dependencies: ["DashboardModel", "OperationEvents", "TerminalKit"]),
         .testTarget(name: "DashboardUITests", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"]),
+        // ncursesw (apt: libncurses-dev). Only NcursesBackend imports it.
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // The terminal: draws TerminalKit buffers with ncurses, decodes keys and the mouse,
+        // restores the terminal on quit, signals and errors.
+        .target(name: "NcursesBackend", dependencies: ["CNcurses", "TerminalKit", "DashboardUI"]),
+        // The embedding API: run the dashboard in a program's terminal, or get its report.
+        .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardUI",
+                                                "TerminalKit", "NcursesBackend"]),
+        // The built-in workloads (`opscope demo NAME`).
+        .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
+        // The opscope command.
+        .executableTarget(name: "opscope", dependencies: [
+            "OpScope", "OpScopeDemos", "OperationBridge", "DashboardModel",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // Allocator statistics for the memory benchmarks (glibc's mallinfo2 is not in the Glibc module).
         .target(name: "HeapStatistics"),
         // Benchmark programs: `swift run -c release opscope-bench bridge`.

@@ -51,6 +51,11 @@ extension MonitorCore {
                 emit(.operationAdded(announced), source: source)
                 instrumented.attach(to: self, id: id)
                 instrumented.register(announced: instrumented.currentFlags, adding: [])
+                if queue == nil {
+                    // Bounded: released entries are dropped whenever one is added.
+                    registry.detachedInstrumented.removeAll { $0.operation == nil }
+                    registry.detachedInstrumented.append(WeakOperation(operation: operation))
+                }
                 return (id, false)
             }
             if let sentinel = registry.hooked[object] { return (sentinel.id, false) }

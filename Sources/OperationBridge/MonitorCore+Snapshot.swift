@@ -24,6 +24,17 @@ extension MonitorCore {
             }
         }
         operations += snapshotSampledOperations()
+        // Instrumented dependencies that never joined an observed queue (listed once: one that
+        // joined a queue later is already in that queue's list).
+        let listed = Set(operations.map(\.id))
+        let detached = withRegistry { registry in registry.detachedInstrumented.compactMap(\.operation) }
+        for operation in detached where !operation.isFinished {
+            guard let instrumented = operation as? ObservableOperation, let id = instrumented.monitorID,
+                  !listed.contains(id) else { continue }
+            var info = describeUnqueued(operation, id: id, observation: .instrumented)
+            info.dependencies = resolveDependencies(operation.dependencies)
+            operations.append(info)
+        }
         operations.sort { $0.id < $1.id }
         return MonitorSnapshot(
             sequence: sequence, time: time, queues: queues, operations: operations, droppedEvents: ring.droppedCount)

@@ -18,6 +18,9 @@ struct Registry {
     var sampled: [ObjectIdentifier: SampledEntry] = [:]
     /// Sampled operations in no queue, read every tick.
     var unqueued: [ObjectIdentifier] = []
+    /// Instrumented operations first seen as a dependency in no queue (held weakly), so that a
+    /// snapshot still lists them: a dependency never added to a queue is what a person looks for.
+    var detachedInstrumented: [WeakOperation] = []
     /// Finished operations whose id entries wait for the operation to be released; checked
     /// round-robin, a bounded number per tick.
     var retired = Deque<ObjectIdentifier>()
@@ -142,4 +145,9 @@ extension Registry {
     func isCurrent(_ entry: SamplingWindow.Entry) -> Bool {
         hooked[entry.object] === entry.sentinel && entry.sentinel.registryGeneration == entry.generation
     }
+}
+
+/// A weak reference to an operation.
+struct WeakOperation {
+    weak var operation: Operation?
 }

@@ -1,0 +1,79 @@
+import Foundation
+import OperationBridge
+
+/// Work that takes a while on the calling thread (a synchronous operation's `main`).
+final class BusyOperation: ObservableOperation, @unchecked Sendable {
+    private let seconds: Double
+
+    init(_ name: String, seconds: Double) {
+        self.seconds = seconds
+        super.init()
+        self.name = name
+    }
+
+    override func main() {
+        // Checks isCancelled while it works, as a well-behaved operation does.
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if isCancelled { return }
+            Thread.sleep(forTimeInterval: min(0.02, max(0, end.timeIntervalSinceNow)))
+        }
+    }
+}
+
+/// Asynchronous work done right: `execute()` starts it, `finish()` ends the operation when the
+/// work ends (a network request stands in as a timer).
+final class NetworkOperation: ObservableAsyncOperation, @unchecked Sendable {
+    private let seconds: Double
+
+    init(_ name: String, seconds: Double) {
+        self.seconds = seconds
+        super.init()
+        self.name = name
+    }
+
+    override func execute() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in finish() }
+    }
+}
+
+/// The classic mistake: `main()` only starts the asynchronous work and returns, so the operation
+/// finishes at once and its dependents run before the work is done.
+final class FireAndForgetOperation: ObservableOperation, @unchecked Sendable {
+    private let seconds: Double
+
+    init(_ name: String, seconds: Double) {
+        self.seconds = seconds
+        super.init()
+        self.name = name
+    }
+
+    override func main() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {}
+    }
+}
+
+/// An asynchronous operation whose work never calls `finish()`: its dependents wait forever.
+final class NeverFinishingOperation: ObservableAsyncOperation, @unchecked Sendable {
+    init(_ name: String) {
+        super.init()
+        self.name = name
+    }
+
+    override func execute() {}
+}
+
+/// Ignores `isCancelled`: keeps working for its whole duration after a cancel.
+final class StubbornOperation: ObservableOperation, @unchecked Sendable {
+    private let seconds: Double
+
+    init(_ name: String, seconds: Double) {
+        self.seconds = seconds
+        super.init()
+        self.name = name
+    }
+
+    override func main() {
+        Thread.sleep(forTimeInterval: seconds)
+    }
+}

@@ -1,0 +1,48 @@
+#ifndef OPSCOPE_CNCURSES_SHIM_H
+#define OPSCOPE_CNCURSES_SHIM_H
+
+// Wide-character ncurses. Function-like macros and global variables do not reach Swift (or are
+// not concurrency-safe there), so the few the backend needs are wrapped in inline functions.
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <stdio.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+static inline WINDOW *opscope_stdscr(void) { return stdscr; }
+/// The process's terminal as ncurses' screen (NULL when TERM is unusable: newterm, unlike
+/// initscr, does not exit the program).
+static inline SCREEN *opscope_newterm(void) { return newterm(NULL, stdout, stdin); }
+static inline void opscope_flush_stdout(void) { fflush(stdout); }
+static inline int opscope_colors(void) { return COLORS; }
+static inline int opscope_color_pairs(void) { return COLOR_PAIRS; }
+static inline int opscope_width(void) { return getmaxx(stdscr); }
+static inline int opscope_height(void) { return getmaxy(stdscr); }
+static inline int opscope_key_f(int n) { return KEY_F(n); }
+
+static inline attr_t opscope_attributes(int bold, int dim, int underline, int reverse) {
+    attr_t value = A_NORMAL;
+    if (bold) value |= A_BOLD;
+    if (dim) value |= A_DIM;
+    if (underline) value |= A_UNDERLINE;
+    if (reverse) value |= A_REVERSE;
+    return value;
+}
+
+static inline void opscope_set_style(attr_t attributes, short pair) { attr_set(attributes, pair, NULL); }
+static inline int opscope_put(int y, int x, const wchar_t *text, int count) { return mvaddnwstr(y, x, text, count); }
+static inline int opscope_get_key(wint_t *key) { return get_wch(key); }
+static inline void opscope_keypad(int on) { keypad(stdscr, on ? TRUE : FALSE); }
+static inline void opscope_clear_all(void) { clearok(curscr, TRUE); }
+
+static inline mmask_t opscope_mouse_mask(void) {
+    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+static inline int opscope_mouse_is_click(mmask_t state) { return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0; }
+static inline int opscope_mouse_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }
+static inline int opscope_mouse_is_wheel_down(mmask_t state) { return (state & BUTTON5_PRESSED) != 0; }
+
+#endif

@@ -1,0 +1,210 @@
+import CNcurses
+import DashboardUI
+import TerminalKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place that talks to ncurses: starts and restores the terminal, draws buffers (only
+/// the cells that changed since the last frame), and decodes keys and mouse events.
+///
+/// Not thread-safe (ncurses is not): use it from one thread.
+public final class NcursesTerminal {
+    private let options: TerminalOptions
+    private var screen: OpaquePointer?
+    private var shown: Buffer?
+    private var colorMode: ColorMode = .none
+    private var pairs: [PairKey: Int16] = [:]
+    private var running = false
+    /// The terminal's size, updated on resize.
+    public private(set) var size: (width: Int, height: Int) = (0, 0)
+
+    private enum ColorMode { case none, eight, sixteen, full }
+    private struct PairKey: Hashable { var foreground: Int16; var background: Int16 }
+
+    /// Starts ncurses on the process's terminal. Fails, with a one-line reason and a hint, when
+    /// standard output is not a terminal or TERM cannot be used.
+    public init(options: TerminalOptions = TerminalOptions()) throws {
+        self.options = options
+        guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
+            throw TerminalUnavailable("standard output is not a terminal: the dashboard needs one (for a report, try: opscope report DEMO --after 2 --json)")
+        }
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard !term.isEmpty, term != "dumb", term != "unknown" else {
+            throw TerminalUnavailable("TERM is \(term.isEmpty ? "not set" : "'\(term)'"): the dashboard needs a terminal that can address the screen, e.g. TERM=xterm-256color (or try: opscope report DEMO --json)")
+        }
+        setlocale(LC_ALL, "")
+        SignalWatch.install()
+        screen = opscope_newterm()
+        guard screen != nil else {
+            SignalWatch.uninstall()
+            throw TerminalUnavailable("TERM '\(term)' is not known to this system's terminfo (install ncurses-term, or use TERM=xterm-256color)")
+        }
+        running = true
+        configure()
+    }
+
+    private func configure() {
+        cbreak()          // keys arrive at once; Ctrl-C still raises SIGINT (handled above)
+        noecho()
+        nonl()
+        opscope_keypad(1)
+        curs_set(0)
+        set_escdelay(25)  // Esc alone is a key; do not wait a second for a sequence
+        timeout(0)
+        if options.color, has_colors() {
+            start_color()
+            use_default_colors()
+            let colors = opscope_colors()
+            colorMode = colors >= 256 ? .full : (colors >= 16 ? .sixteen : .eight)
+        }
+        if options.mouse {
+            mouseinterval(0)
+            mousemask(opscope_mouse_mask(), nil)
+        }
+        updateSize()
+    }
+
+    deinit { stop() }
+
+    /// Restores the terminal (idempotent): leaves the alternate screen, shows the cursor, and
+    /// puts the line discipline back as it was.
+    public func stop() {
+        guard running else { return }
+        running = false
+        curs_set(1)
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+        SignalWatch.uninstall()
+        opscope_flush_stdout()
+    }
+
+    /// A terminating signal that arrived (SIGINT, SIGTERM, SIGHUP), if any.
+    public var pendingSignal: Int32? { SignalWatch.pending }
+
+    private func updateSize() {
+        size = (Int(opscope_width()), Int(opscope_height()))
+    }
+
+    // MARK: Drawing
+
+    /// Shows `buffer`: only the cells that differ from the last frame are sent (everything
+    /// after a resize or with `full`).
+    public func draw(_ buffer: Buffer, full: Bool = false) {
+        guard running else { return }
+        if full {
+            opscope_clear_all()
+            shown = nil
+        }
+        let previous = shown.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }
+        if previous == nil { erase() }
+        var text: [wchar_t] = []
+        text.reserveCapacity(buffer.width)
+        for run in buffer.changes(since: previous) {
+            var start = 0
+            while start < run.cells.count {
+                let style = run.cells[start].style
+                var end = start
+                text.removeAll(keepingCapacity: true)
+                while end < run.cells.count, run.cells[end].style == style {
+                    for scalar in run.cells[end].character.unicodeScalars { text.append(wchar_t(bitPattern: scalar.value)) }
+                    end += 1
+                }
+                apply(style)
+                // The last cell of the screen: writing it may scroll on some terminals; ncurses handles it.
+                _ = text.withUnsafeBufferPointer { opscope_put(Int32(run.y), Int32(run.x + start), $0.baseAddress, Int32($0.count)) }
+                start = end
+            }
+        }
+        refresh()
+        shown = buffer
+    }
+
+    private func apply(_ style: Style) {
+        let attributes = opscope_attributes(style.attributes.contains(.bold) ? 1 : 0, style.attributes.contains(.dim) ? 1 : 0,
+                                            style.attributes.contains(.underline) ? 1 : 0, style.attributes.contains(.reverse) ? 1 : 0)
+        opscope_set_style(attributes, pair(for: style))
+    }
+
+    private func number(_ color: Color) -> Int16 {
+        switch (color, colorMode) {
+        case (.default, _), (_, .none): return -1
+        case (.basic(let value), .eight): return Int16(value & 7)
+        case (.basic(let value), _): return Int16(value & 15)
+        case (.indexed(let value), .full): return Int16(value)
+        case (.indexed, _): return Int16(color.basic8 ?? 7)
+        }
+    }
+
+    private func pair(for style: Style) -> Int16 {
+        guard colorMode != .none else { return 0 }
+        let key = PairKey(foreground: number(style.foreground), background: number(style.background))
+        if key.foreground == -1, key.background == -1 { return 0 }
+        if let known = pairs[key] { return known }
+        let next = Int16(pairs.count + 1)
+        guard Int32(next) < opscope_color_pairs() else { return 0 }
+        init_pair(next, key.foreground, key.background)
+        pairs[key] = next
+        return next
+    }
+
+    // MARK: Input
+
+    /// The next key if one is waiting (never blocks).
+    public func readKey() -> Key? {
+        guard running else { return nil }
+        var value: wint_t = 0
+        let result = opscope_get_key(&value)
+        if result == ERR { return nil }
+        if result == KEY_CODE_YES { return decode(code: Int32(value)) }
+        return decode(character: UInt32(value))
+    }
+
+    private func decode(code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_ENTER: return .enter
+        case KEY_BTAB: return .backTab
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_RESIZE:
+            updateSize()
+            shown = nil
+            return .resize
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            let x = Int(event.x)
+            let y = Int(event.y)
+            if opscope_mouse_is_wheel_up(event.bstate) != 0 { return .mouse(MouseEvent(.wheelUp, x: x, y: y)) }
+            if opscope_mouse_is_wheel_down(event.bstate) != 0 { return .mouse(MouseEvent(.wheelDown, x: x, y: y)) }
+            if opscope_mouse_is_click(event.bstate) != 0 { return .mouse(MouseEvent(.press, x: x, y: y)) }
+            return nil
+        default:
+            for number in 1...12 where code == opscope_key_f(Int32(number)) { return .function(number) }
+            return nil
+        }
+    }
+
+    private func decode(character value: UInt32) -> Key? {
+        switch value {
+        case 27: return .escape
+        case 9: return .tab
+        case 10, 13: return .enter
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(value + 96)!))
+        default:
+            // Anything that is not a valid scalar (bytes that were not UTF-8) shows as U+FFFD.
+            guard let scalar = Unicode.Scalar(value) else { return .character("\u{FFFD}") }
+            return .character(Character(scalar))
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// How the terminal is driven.
+public struct TerminalOptions: Sendable {
+    /// Use colours when the terminal has them (`--no-color`: false).
+    public var color = true
+    /// Report mouse clicks and the wheel (`--no-mouse`: false).
+    public var mouse = true
+
+    public init(color: Bool = true, mouse: Bool = true) {
+        self.color = color
+        self.mouse = mouse
+    }
+}
+
+/// Why the dashboard cannot start in this terminal; the message is one line with a hint.
+public struct TerminalUnavailable: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

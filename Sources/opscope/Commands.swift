@@ -1,0 +1,135 @@
+import ArgumentParser
+import DashboardModel
+import Foundation
+import OpScope
+import OpScopeDemos
+import OperationBridge
+
+/// `opscope`: a live terminal dashboard for Foundation operation queues.
+struct OpScopeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "opscope",
+        abstract: "A live terminal dashboard for Foundation Operations and OperationQueues.",
+        discussion: "Without a subcommand, opens the dashboard on the '\(Demo.standard.name)' demo. Press ? in the dashboard for every key.",
+        subcommands: [DemoCommand.self, ReportCommand.self],
+        defaultSubcommand: DemoCommand.self
+    )
+}
+
+/// Options shared by the dashboard commands.
+struct DisplayOptions: ParsableArguments {
+    @Flag(help: "Draw with ASCII only (no box drawing or symbols).")
+    var ascii = false
+
+    @Flag(name: .customLong("no-color"), help: "No colours (states stay marked by symbols and attributes).")
+    var noColor = false
+
+    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (lets the terminal select text).")
+    var noMouse = false
+
+    @Option(help: "At most this many frames per second (1-120).")
+    var fps = 30
+
+    @Option(help: "Demo speed: 0.5 is slow motion for teaching, 2 is twice as fast (0.05-20).")
+    var speed = 1.0
+
+    func validate() throws {
+        guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
+        guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
+    }
+}
+
+/// `opscope demo [NAME]`.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Open the dashboard on a built-in demo (see --list).")
+
+    @Argument(help: "The demo to run (default: \(Demo.standard.name)).")
+    var name: String?
+
+    @Flag(help: "List the demos, one line each.")
+    var list = false
+
+    @OptionGroup var display: DisplayOptions
+
+    func validate() throws {
+        if let name, Demo.named(name) == nil {
+            throw ValidationError("unknown demo '\(name)'; known: \(Demo.all.map(\.name).joined(separator: ", ")) (opscope demo --list)")
+        }
+    }
+
+    func run() throws {
+        if list {
+            let width = Demo.all.map(\.name.count).max() ?? 0
+            for demo in Demo.all { print(demo.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + demo.summary) }
+            return
+        }
+        let demo = name.flatMap(Demo.named) ?? Demo.standard
+        let monitor = OperationMonitor()
+        let handle = demo.start(monitor, Pace(speed: display.speed))
+        defer { handle.stop() }
+        var options = DashboardOptions()
+        options.unicode = !display.ascii
+        options.color = !display.noColor
+        options.mouse = !display.noMouse
+        options.framesPerSecond = display.fps
+        options.caption = "\(demo.name): \(demo.caption)"
+        let ending: OpScopeDashboard.Ending
+        do {
+            ending = try OpScopeDashboard.run(monitor, options: options)
+        } catch let unavailable as TerminalUnavailableError {
+            throw ValidationError(unavailable.description)
+        }
+        if case .signal(let number) = ending { throw ExitCode(128 + number) }
+    }
+}
+
+/// `opscope report DEMO --after SECONDS [--json]`.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Run a demo without a terminal and print its report.",
+        discussion: "Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI)."
+    )
+
+    @Argument(help: "The demo to run.")
+    var demo: String
+
+    @Option(help: "Seconds to run before reporting (0-3600).")
+    var after = 2.0
+
+    @Flag(help: "Print the JSON report (the schema is in README.md).")
+    var json = false
+
+    @Option(help: "Demo speed (0.05-20).")
+    var speed = 1.0
+
+    func validate() throws {
+        guard Demo.named(demo) != nil else {
+            throw ValidationError("unknown demo '\(demo)'; known: \(Demo.all.map(\.name).joined(separator: ", "))")
+        }
+        guard after.isFinite, (0...3_600).contains(after) else { throw ValidationError("--after must be between 0 and 3600 seconds, got \(after)") }
+        guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
+    }
+
+    func run() throws {
+        let monitor = OperationMonitor()
+        let handle = Demo.named(demo)!.start(monitor, Pace(speed: speed))
+        let report = OpScopeDashboard.observe(monitor, for: after)
+        handle.stop()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(ReportText.render(report))
+        }
+        if report.hasProblem { throw ExitCode(1) }
+    }
+}
+
+extension FileHandle {
+    static func standardErrorWrite(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
