@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// The real program in a real terminal (tmux): what a person sees and what the terminal is left
+/// in. Needs tmux (`.ci/run` installs it).
+@Suite("Terminal: opscope in tmux", .serialized, .timeLimit(.minutes(3)))
+struct TerminalTests {
+    init() {
+        #expect(Tmux.run(["tmux", "-V"]).ok, "tmux is needed for these tests (apt-get install tmux)")
+        #expect(FileManager.default.isExecutableFile(atPath: Tmux.opscope), "opscope not built at \(Tmux.opscope)")
+    }
+
+    /// The terminal settings after the program: line editing and echo back on.
+    private func expectSaneTerminal(_ screen: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let words = Set(screen.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        #expect(words.contains("icanon") && words.contains("echo") && words.contains("icrnl"),
+                "terminal left raw:\n\(screen)", sourceLocation: sourceLocation)
+        #expect(!words.contains("-icanon") && !words.contains("-echo"), sourceLocation: sourceLocation)
+    }
+
+    @Test("suspend, cancel, add work, resize to 30x8 and back, quit: the screen follows, the terminal is restored")
+    func session() {
+        let tmux = Tmux("\(Tmux.opscope) demo stuck")
+        tmux.wait(for: "the dashboard") { $0.contains("OpScope") && $0.contains("q2 paused") && $0.contains("SUSPENDED") }
+        // Suspend the selected queue (q1 work): the header says so.
+        tmux.send("s")
+        tmux.wait(for: "q1 suspended") { $0.split(separator: "\n").contains { $0.contains("q1 work") && $0.contains("SUSPENDED") } }
+        // Cancel #2 render-feed (second row) after the confirmation.
+        tmux.send("j")
+        tmux.wait(for: "selection on #2") { $0.contains("Graph around #2") }
+        tmux.send("c")
+        tmux.wait(for: "the confirmation") { $0.contains("Cancel #2 render-feed? (y/n)") }
+        tmux.send("y")
+        tmux.wait(for: "#2 cancelled") { screen in
+            screen.split(separator: "\n").contains { $0.contains("render-feed") && ($0.contains("cancel") || $0.contains("finished")) }
+        }
+        // Add work from the picker: a new operation appears.
+        tmux.send("a")
+        tmux.wait(for: "the picker") { $0.contains("Add work") }
+        tmux.send("Enter")
+        tmux.wait(for: "the added operation") { $0.contains("hang-") && $0.contains("added hang") }
+        // Too small, then back.
+        tmux.resize(width: 30, height: 8)
+        tmux.wait(for: "the too-small message") { $0.contains("Terminal too small: 30x8") }
+        tmux.resize(width: 120, height: 40)
+        tmux.wait(for: "the dashboard again") { $0.contains("q1 work") && $0.contains("Operations") }
+        tmux.send("q")
+        let after = tmux.wait(for: "the exit") { $0.contains("EXIT=") && $0.contains("speed") }
+        #expect(after.contains("EXIT=0"))
+        expectSaneTerminal(after)
+    }
+
+    @Test("SIGINT, SIGTERM and SIGHUP: the terminal is restored and the exit status says which", arguments: [
+        ("INT", 130), ("TERM", 143), ("HUP", 129),
+    ])
+    func signals(signal: String, status: Int) {
+        let tmux = Tmux("\(Tmux.opscope) demo pipeline")
+        tmux.wait(for: "the dashboard") { $0.contains("OpScope") && $0.contains("q3 ui") }
+        guard let pid = tmux.programPID() else {
+            Issue.record("no program pid")
+            return
+        }
+        Tmux.run(["kill", "-\(signal)", "\(pid)"])
+        let after = tmux.wait(for: "the exit") { $0.contains("EXIT=") && $0.contains("speed") }
+        #expect(after.contains("EXIT=\(status)"), "\(after)")
+        #expect(!after.contains("Operations"), "the dashboard is gone from the screen")
+        expectSaneTerminal(after)
+    }
+
+    @Test("no terminal, TERM=dumb, unknown demo, bad option: one line and exit status 2")
+    func refusals() {
+        let piped = Tmux.run(["sh", "-c", "\(Tmux.opscope) demo pipeline > /dev/null 2>/tmp/opscope-err.txt; echo $?"]).output
+        #expect(piped.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        let message = (try? String(contentsOfFile: "/tmp/opscope-err.txt", encoding: .utf8)) ?? ""
+        #expect(message.hasPrefix("opscope: standard output is not a terminal") && message.split(separator: "\n").count == 1)
+        let tmux = Tmux("TERM=dumb \(Tmux.opscope) demo 2>&1; echo DUMB=$?; \(Tmux.opscope) demo nope 2>&1; echo NOPE=$?; \(Tmux.opscope) --fps 0 2>&1")
+        let screen = tmux.wait(for: "the refusals") { $0.contains("EXIT=") }
+        #expect(screen.contains("opscope: TERM is 'dumb'") && screen.contains("DUMB=2"))
+        #expect(screen.contains("opscope: unknown demo 'nope'") && screen.contains("NOPE=2"))
+        #expect(screen.contains("opscope: --fps must be between 1 and 120, got 0") && screen.contains("EXIT=2"))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// A tmux session running a command in a pane of a given size, for tests that look at the real
+/// program in a real terminal.
+final class Tmux {
+    let name: String
+    /// Set once a wait timed out: later waits give up at once instead of adding their timeouts.
+    private(set) var failed = false
+
+    /// Runs a command and returns its standard output (and whether it exited with 0).
+    @discardableResult
+    static func run(_ arguments: [String]) -> (output: String, ok: Bool) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return ("", false) }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus == 0)
+    }
+
+    /// The opscope binary built next to the test bundle.
+    static var opscope: String {
+        let directory = Bundle.main.bundleURL
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [directory, directory.deletingLastPathComponent(), runner, runner.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("opscope").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return directory.appendingPathComponent("opscope").path
+    }
+
+    /// Starts `command` in a new detached session of `width` × `height`. After the command
+    /// ends, the pane prints its exit status and `stty -a`, and stays open to be read.
+    init(_ command: String, width: Int = 120, height: Int = 40) {
+        name = "opscope-test-\(UUID().uuidString.prefix(8))"
+        let script = "TERM=xterm-256color \(command); echo EXIT=$?; stty -a; sleep 120"
+        Tmux.run(["tmux", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "sh", "-c", script])
+    }
+
+    deinit { Tmux.run(["tmux", "kill-session", "-t", name]) }
+
+    /// The visible screen.
+    func screen() -> String { Tmux.run(["tmux", "capture-pane", "-p", "-t", name]).output }
+
+    /// Sends keys (tmux key names, e.g. "j", "Enter", "C-c").
+    func send(_ keys: String...) { Tmux.run(["tmux", "send-keys", "-t", name] + keys) }
+
+    func resize(width: Int, height: Int) {
+        Tmux.run(["tmux", "resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// The pid of the pane's shell's child (the program under test).
+    func programPID() -> Int32? {
+        let shell = Tmux.run(["tmux", "display-message", "-p", "-t", name, "#{pane_pid}"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = Tmux.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { Int32($0) }
+        return children.first
+    }
+
+    /// Waits until the screen satisfies `condition` (polling), returns the last screen.
+    @discardableResult
+    func wait(seconds: Double = 15, for description: String, sourceLocation: SourceLocation = #_sourceLocation,
+              _ condition: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(failed ? 0.5 : seconds)
+        var last = ""
+        while Date() < deadline {
+            last = screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        if !failed { Issue.record("timed out waiting for \(description); screen:\n\(last)", sourceLocation: sourceLocation) }
+        failed = true
+        return last
+    }
+}
