@@ -79,6 +79,9 @@ let package = Package(
                 "OperationBridge",
                 "OperationEvents",
                 "DashboardModel",
+                "DashboardUI",
+                "TerminalKit",
+                "NcursesBackend",
                 "HeapStatistics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -17,6 +17,13 @@ static inline WINDOW *opscope_stdscr(void) { return stdscr; }
 /// initscr, does not exit the program).
 static inline SCREEN *opscope_newterm(void) { return newterm(NULL, stdout, stdin); }
 static inline void opscope_flush_stdout(void) { fflush(stdout); }
+/// A screen on other file descriptors (benchmarks count the bytes a frame costs).
+static inline SCREEN *opscope_newterm_on(const char *type, int output, int input) {
+    FILE *out = fdopen(output, "w");
+    FILE *in = fdopen(input, "r");
+    if (out == NULL || in == NULL) return NULL;
+    return newterm(type, out, in);
+}
 static inline int opscope_colors(void) { return COLORS; }
 static inline int opscope_color_pairs(void) { return COLOR_PAIRS; }
 static inline int opscope_width(void) { return getmaxx(stdscr); }

@@ -10,25 +10,26 @@ public enum OperationRows {
         let now = model.now
         var keyed: [(Int64, Int, OperationID)] = []
         keyed.reserveCapacity(model.operations.count)
-        for record in model.operations.values {
-            if !filter.isEmpty, !matches(record, filter, model) { continue }
+        // Borrowed, not copied: this runs over every operation on every frame.
+        model.operations.forEach { record in
+            if !filter.isEmpty, !matches(record, filter, model) { return }
             let key: Int64
             var text = 0
             switch state.sort {
-            case .id: key = Int64(record.id.rawValue)
+            case .id: key = Int64(record.pointee.id.rawValue)
             case .name:
                 // First characters packed into an integer: enough to order names on screen.
-                key = nameKey(record.displayName)
+                key = nameKey(record.pointee.displayName)
                 text = 1
-            case .queue: key = Int64(record.queue?.rawValue ?? -1)
-            case .state: key = Int64(stateRank(record))
-            case .priority: key = Int64(record.effectivePriority.rawValue)
-            case .qos: key = Int64(qosRank(record.qualityOfService))
-            case .dependencies: key = Int64(record.dependencies.count)
-            case .wait: key = Int64(truncatingIfNeeded: record.waitTime(now: now))
-            case .run: key = Int64(truncatingIfNeeded: record.runTime(now: now) ?? 0)
+            case .queue: key = Int64(record.pointee.queue?.rawValue ?? -1)
+            case .state: key = Int64(stateRank(record.pointee.state))
+            case .priority: key = Int64(record.pointee.effectivePriority.rawValue)
+            case .qos: key = Int64(qosRank(record.pointee.qualityOfService))
+            case .dependencies: key = Int64(record.pointee.dependencies.count)
+            case .wait: key = Int64(truncatingIfNeeded: record.pointee.waitTime(now: now))
+            case .run: key = Int64(truncatingIfNeeded: record.pointee.runTime(now: now) ?? 0)
             }
-            keyed.append((key, text, record.id))
+            keyed.append((key, text, record.pointee.id))
         }
         keyed.sort { state.sortDescending ? ($0.0, $1.2) > ($1.0, $0.2) : ($0.0, $0.2) < ($1.0, $1.2) }
         return keyed.map(\.2)
@@ -36,7 +37,9 @@ public enum OperationRows {
 
     /// `/` filter: a word matches the name, the type, the queue's name, `#id`, or the state;
     /// `state:executing` style terms match that field only.
-    static func matches(_ record: OperationRecord, _ filter: String, _ model: DashboardModel) -> Bool {
+    static func matches(_ pointer: UnsafePointer<OperationRecord>, _ filter: String, _ model: DashboardModel) -> Bool {
+        // Only a filtered table gets here: copying the record for the string work is fine.
+        let record = pointer.pointee
         for term in filter.split(separator: " ") {
             let term = String(term)
             if let colon = term.firstIndex(of: ":") {
@@ -60,12 +63,12 @@ public enum OperationRows {
         return true
     }
 
-    static func stateName(_ record: OperationRecord) -> String {
+    static func stateName(_ record: borrowing OperationRecord) -> String {
         record.isCancelled && record.state != .finished ? "cancelled" : record.state.rawValue
     }
 
-    private static func stateRank(_ record: OperationRecord) -> Int {
-        switch record.state {
+    private static func stateRank(_ state: OperationState) -> Int {
+        switch state {
         case .executing: 0
         case .ready: 1
         case .pending: 2

@@ -44,6 +44,19 @@ public final class NcursesTerminal {
         configure()
     }
 
+    /// A terminal of type `term` that writes to `output` and reads from `input` (not the
+    /// process's terminal): for measuring what frames cost in bytes. Size from `width` × `height`.
+    public init(term: String, output: Int32, input: Int32, width: Int, height: Int, options: TerminalOptions = TerminalOptions()) throws {
+        self.options = options
+        setenv("COLUMNS", String(width), 1)
+        setenv("LINES", String(height), 1)
+        setlocale(LC_ALL, "")
+        screen = opscope_newterm_on(term, output, input)
+        guard screen != nil else { throw TerminalUnavailable("cannot open a '\(term)' screen on the given descriptors") }
+        running = true
+        configure()
+    }
+
     private func configure() {
         cbreak()          // keys arrive at once; Ctrl-C still raises SIGINT (handled above)
         noecho()

@@ -7,7 +7,7 @@ struct OpScopeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opscope-bench",
         abstract: "Measure OpScope's costs (release builds only give meaningful numbers).",
-        subcommands: [BridgeCommand.self, MicroCommand.self, ModelCommand.self]
+        subcommands: [BridgeCommand.self, MicroCommand.self, ModelCommand.self, UICommand.self]
     )
 }
 
@@ -122,3 +122,15 @@ struct MicroCommand: ParsableCommand {
 }
 
 OpScopeBench.main()
+
+struct UICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ui", abstract: "Frame composition time and bytes per steady frame of the dashboard.")
+
+    @Option(help: "Repetitions (the median is reported).")
+    var repetitions = 31
+
+    func run() throws {
+        if UIBenchmark(repetitions: repetitions).run() > 0 { throw ExitCode(1) }
+    }
+}

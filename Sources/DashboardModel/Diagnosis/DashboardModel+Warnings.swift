@@ -12,7 +12,19 @@ extension DashboardModel {
             result.append(Warning(operation: nil, kind: .droppedEvents,
                                   message: "\(droppedEvents) events were dropped (the consumer fell behind); the view was re-synchronised from a snapshot"))
         }
-        for record in operations.values.sorted(by: { $0.id < $1.id }) {
+        // One pass without copying records; only the few that warn are looked at again.
+        var flagged: [OperationID] = []
+        operations.forEach { record in
+            let executingTooLong = record.pointee.state == .executing
+                && ((record.pointee.isAsynchronous && (record.pointee.runTime(now: now) ?? 0) > configuration.longAsynchronousExecution)
+                    || record.pointee.isCancelled)
+            let unsignalled = record.pointee.unsignalledFinish && record.pointee.state != .finished
+            let notReady = record.pointee.state == .pending && !record.pointee.isCancelled && record.pointee.observation != .sampled && record.pointee.queue != nil
+                && record.pointee.dependencies.allSatisfy { (operations.read($0, { $0.state }) ?? .finished) == .finished }
+            if executingTooLong || unsignalled || notReady { flagged.append(record.pointee.id) }
+        }
+        for id in flagged.sorted() {
+            guard let record = operations[id] else { continue }
             let label = record.label
             if record.unsignalledFinish, record.state != .finished {
                 result.append(Warning(operation: record.id, kind: .unsignalledFinish,
@@ -34,7 +46,7 @@ extension DashboardModel {
             }
             if record.state == .pending, !record.isCancelled, !isInCycle(record.id), record.observation != .sampled,
                record.queue != nil,
-               record.dependencies.allSatisfy({ (operations[$0]?.state ?? .finished) == .finished }) {
+               record.dependencies.allSatisfy({ (operations.read($0, { $0.state }) ?? .finished) == .finished }) {
                 result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
                                       message: "\(label) is not ready although none of its dependencies is unfinished (a custom isReady, or Foundation lost count after removeDependency)"))
             }

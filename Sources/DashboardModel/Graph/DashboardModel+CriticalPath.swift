@@ -3,31 +3,54 @@ import OperationEvents
 extension DashboardModel {
     /// The longest chain of unfinished operations, first dependency first: what must still
     /// happen, one after the other, before the last of them can finish. Cycle edges are ignored.
+    ///
+    /// Linear: operations are bucketed by level (every dependency has a lower level, except
+    /// inside a cycle, whose edges are skipped) and scratch lives in arrays indexed by the
+    /// table's dense slots. It runs on every frame that shows the graph.
     public func criticalPath() -> [OperationID] {
-        let unfinished = operations.values.filter { $0.state != .finished }.sorted { ($0.level, $0.id) < ($1.level, $1.id) }
-        guard !unfinished.isEmpty else { return [] }
-        var length: [OperationID: Int] = [:]
-        var previous: [OperationID: OperationID] = [:]
-        length.reserveCapacity(unfinished.count)
-        var best: (id: OperationID, length: Int)?
-        for record in unfinished {
-            var longest = 1
-            for dependency in record.dependencies {
-                guard let dependencyLength = length[dependency],
-                      !(isInCycle(record.id) && isInCycle(dependency)) else { continue }
-                if dependencyLength + 1 > longest || (dependencyLength + 1 == longest && dependency < (previous[record.id] ?? dependency)) {
-                    longest = dependencyLength + 1
-                    previous[record.id] = dependency
+        let count = operations.count
+        guard count > 0 else { return [] }
+        var buckets: [[Int32]] = []
+        operations.forEach { record in
+            guard record.pointee.state != .finished, let slot = operations.slot(of: record.pointee.id) else { return }
+            while buckets.count <= record.pointee.level { buckets.append([]) }
+            buckets[record.pointee.level].append(Int32(slot))
+        }
+        var length = [Int32](repeating: 0, count: count)
+        var previous = [Int32](repeating: -1, count: count)
+        var ids = [OperationID](repeating: OperationID(0), count: count)
+        var best: (slot: Int, length: Int32, id: OperationID)?
+        let checkCycles = !cycleMembers.isEmpty
+        for bucket in buckets {
+            for slot32 in bucket {
+                let slot = Int(slot32)
+                var longest: Int32 = 1
+                var via: Int32 = -1
+                var viaID = OperationID(Int.max)
+                let (id, dependencies) = operations.read(slot: slot) { ($0.id, $0.dependencies) }
+                ids[slot] = id
+                for dependency in dependencies {
+                    guard let other = operations.slot(of: dependency), length[other] > 0 else { continue }
+                    if checkCycles, isInCycle(id), isInCycle(dependency) { continue }
+                    let candidate = length[other] + 1
+                    if candidate > longest || (candidate == longest && dependency < viaID) {
+                        longest = candidate
+                        via = Int32(other)
+                        viaID = dependency
+                    }
+                }
+                length[slot] = longest
+                previous[slot] = via
+                if best == nil || longest > best!.length || (longest == best!.length && id < best!.id) {
+                    best = (slot, longest, id)
                 }
             }
-            length[record.id] = longest
-            if best == nil || longest > best!.length { best = (record.id, longest) }
         }
         var path: [OperationID] = []
-        var current = best?.id
-        while let id = current, path.count < unfinished.count {
-            path.append(id)
-            current = previous[id]
+        var current = best.map { Int32($0.slot) } ?? -1
+        while current >= 0, path.count < count {
+            path.append(ids[Int(current)])
+            current = previous[Int(current)]
         }
         return path.reversed()
     }

@@ -5,9 +5,9 @@ extension DashboardModel {
     /// barrier list first, then veryHigh ... veryLow, first in first out within one priority
     /// (swift-corelibs-foundation `OperationQueue._schedule`).
     public func startOrder(of queue: QueueID, limit: Int = .max) -> [OperationID] {
-        guard let record = queues[queue], limit > 0 else { return [] }
+        guard limit > 0, let lists = queues.read(queue, { $0.startLists }) else { return [] }
         var result: [OperationID] = []
-        for (index, list) in record.startLists.enumerated() {
+        for (index, list) in lists.enumerated() {
             for id in list where isLive(id, in: queue, list: index) && isStartable(id) {
                 result.append(id)
                 if result.count >= limit { return result }
@@ -19,50 +19,74 @@ extension DashboardModel {
     /// Ready to be started by its queue. A barrier block is ready once everything before it
     /// finished (its readiness is not reported, so it is derived here).
     func isStartable(_ id: OperationID) -> Bool {
-        guard let record = operations[id] else { return false }
-        if record.isBarrier {
-            return record.state < .executing && record.dependencies.allSatisfy { (operations[$0]?.state ?? .finished) == .finished }
+        guard let (state, isBarrier) = operations.read(id, { ($0.state, $0.isBarrier) }) else { return false }
+        if isBarrier {
+            return state < .executing
+                && operations.read(id, { $0.dependencies })!.allSatisfy { (operations.read($0, { $0.state }) ?? .finished) == .finished }
         }
-        return record.state == .ready
+        return state == .ready
     }
 
     /// The operations of one QoS class: executing (oldest first), ready in start order (each
     /// queue's order, interleaved by rank), pending (in add order); at most `limit` of each,
-    /// with the full counts.
+    /// with the full counts. One pass over the operations without copying them, then the
+    /// queues' start orders merged by rank: it runs on every frame.
     public func qosLanes(limit: Int = 50) -> [QoSLane] {
-        var lanes = Dictionary(uniqueKeysWithValues: QoSClass.laneOrder.map { ($0, QoSLane(qos: $0)) })
-        var rank: [OperationID: Int] = [:]
-        for queue in queues.ids {
-            for (position, id) in startOrder(of: queue).enumerated() { rank[id] = position }
+        let order = QoSClass.laneOrder
+        func lane(_ qos: QoSClass) -> Int { order.firstIndex(of: qos)! }
+        var lanes = order.map { QoSLane(qos: $0) }
+        // The `limit` smallest keys per lane, kept sorted (most operations never qualify).
+        var executing = [[(UInt64, OperationID)]](repeating: [], count: order.count)
+        var pending = [[(UInt64, OperationID)]](repeating: [], count: order.count)
+        func keep(_ list: inout [(UInt64, OperationID)], _ entry: (UInt64, OperationID)) {
+            guard limit > 0 else { return }
+            if list.count == limit, let last = list.last, !(entry < last) { return }
+            let at = list.firstIndex { entry < $0 } ?? list.count
+            list.insert(entry, at: at)
+            if list.count > limit { list.removeLast() }
         }
-        var executing: [QoSClass: [OperationRecord]] = [:]
-        var ready: [QoSClass: [(Int, QueueID?, OperationID)]] = [:]
-        var pending: [QoSClass: [OperationRecord]] = [:]
-        for record in operations.values {
-            let qos = record.qualityOfService
-            switch record.state {
+        var laneOf: [OperationID: Int] = [:]
+        operations.forEach { record in
+            // Fields first, before any write: then only they are loaded, not the whole record.pointee.
+            let (id, state, qos, startedAt, enqueueOrder) = (record.pointee.id, record.pointee.state, record.pointee.qualityOfService,
+                                                             record.pointee.startedAt, record.pointee.enqueueOrder)
+            let index = lane(qos)
+            switch state {
             case .executing:
-                lanes[qos]!.executingCount += 1
-                executing[qos, default: []].append(record)
+                lanes[index].executingCount += 1
+                keep(&executing[index], (startedAt ?? 0, id))
             case .ready:
-                lanes[qos]!.readyCount += 1
-                ready[qos, default: []].append((rank[record.id] ?? .max, record.queue, record.id))
+                lanes[index].readyCount += 1
+                laneOf[id] = index
             case .pending:
-                lanes[qos]!.pendingCount += 1
-                pending[qos, default: []].append(record)
+                lanes[index].pendingCount += 1
+                keep(&pending[index], (enqueueOrder, id))
             case .finished:
                 break
             }
         }
-        for qos in QoSClass.laneOrder {
-            lanes[qos]!.executing = (executing[qos] ?? [])
-                .sorted { ($0.startedAt ?? 0, $0.id) < ($1.startedAt ?? 0, $1.id) }.prefix(limit).map(\.id)
-            lanes[qos]!.ready = (ready[qos] ?? [])
-                .sorted { ($0.0, $0.1?.rawValue ?? 0, $0.2) < ($1.0, $1.1?.rawValue ?? 0, $1.2) }.prefix(limit).map(\.2)
-            lanes[qos]!.pending = (pending[qos] ?? [])
-                .sorted { ($0.enqueueOrder, $0.id) < ($1.enqueueOrder, $1.id) }.prefix(limit).map(\.id)
+        // Ready: rank 0 of every queue (in queue order), then rank 1, ... until the lanes are full.
+        if !laneOf.isEmpty {
+            let orders = queues.ids.sorted().map { startOrder(of: $0) }
+            let deepest = orders.map(\.count).max() ?? 0
+            var full = 0
+            rankLoop: for rank in 0..<deepest {
+                for queueOrder in orders where rank < queueOrder.count {
+                    let id = queueOrder[rank]
+                    guard let index = laneOf[id], lanes[index].ready.count < limit else { continue }
+                    lanes[index].ready.append(id)
+                    if lanes[index].ready.count == limit {
+                        full += 1
+                        if full == lanes.count { break rankLoop }
+                    }
+                }
+            }
         }
-        return QoSClass.laneOrder.map { lanes[$0]! }
+        for index in lanes.indices {
+            lanes[index].executing = executing[index].map(\.1)
+            lanes[index].pending = pending[index].map(\.1)
+        }
+        return lanes
     }
 }
 

@@ -67,12 +67,40 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     @inline(__always)
     public func read<T>(_ id: Record.Key, _ body: (borrowing Record) -> T) -> T? {
         guard let index = index(of: id) else { return nil }
-        return records.withUnsafeBufferPointer { buffer in
-            switch buffer[index] {
-            case .some(let record): body(record)
-            case .none: nil
-            }
+        return records.withUnsafeBufferPointer { buffer in body(Self.payload(buffer.baseAddress! + index).pointee) }
+    }
+
+    /// Calls `body` with a pointer to every record, valid only during the call: for passes over
+    /// the whole table on the frame path. Read fields through it (`record.pointee.state`): that
+    /// loads just the field, where passing the record itself would copy it (and retain its
+    /// arrays and strings) to protect it from writes the compiler cannot rule out.
+    @inline(__always)
+    public func forEach(_ body: (UnsafePointer<Record>) -> Void) {
+        records.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for index in buffer.indices { body(Self.payload(base + index)) }
         }
+    }
+
+    /// The record inside a stored optional, addressed directly. Every stored entry is non-nil
+    /// outside `_modify` (the table is dense), and an optional's payload sits at its start; going
+    /// through the pointer hands the record to a `borrowing` closure without the copy (and the
+    /// retains of its arrays and strings) that binding `case .some(let record)` makes.
+    @inline(__always)
+    private static func payload(_ entry: UnsafePointer<Record?>) -> UnsafePointer<Record> {
+        assert(entry.pointee != nil, "empty entry in a dense table")
+        return UnsafeRawPointer(entry).assumingMemoryBound(to: Record.self)
+    }
+
+    /// The record's place in the dense storage (0..<count): valid until the table changes; lets
+    /// a pass keep per-operation scratch in a plain array instead of a dictionary.
+    @inline(__always)
+    public func slot(of id: Record.Key) -> Int? { index(of: id) }
+
+    /// Reads the record at a dense slot in place (see `slot(of:)`).
+    @inline(__always)
+    public func read<T>(slot: Int, _ body: (borrowing Record) -> T) -> T {
+        records.withUnsafeBufferPointer { buffer in body(Self.payload(buffer.baseAddress! + slot).pointee) }
     }
 
     /// True when `id` is held (no copy of the record).

@@ -1,0 +1,144 @@
+import DashboardModel
+import DashboardUI
+import Foundation
+import NcursesBackend
+import OperationEvents
+import TerminalKit
+
+/// The front end's targets: composing a 200x60 frame with 10,000 live operations, and the bytes
+/// ncurses writes for a steady frame in which one operation changed state.
+struct UIBenchmark {
+    var repetitions = 31
+
+    func run() -> Int {
+        var failures = 0
+        print("OpScope front-end benchmark (release), medians of \(repetitions) repetitions")
+        var script = ModelScript()
+        script.build(operations: 10_000)
+        let model = script.model
+        var dashboard = Dashboard()
+        dashboard.state.selection = OperationID(5_000)
+        dashboard.keepSelectionValid(model)
+        let screen = DashboardScreen(caption: "benchmark: 10,000 live operations on 8 queues")
+        var times: [Double] = []
+        var frame = Buffer(width: 0, height: 0)
+        for _ in 0..<repetitions {
+            let start = DispatchTime.now().uptimeNanoseconds
+            frame = screen.compose(model, dashboard, width: 200, height: 60).0
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        let median = Statistics.median(times)
+        let live = model.operations.values.filter { $0.state != .finished }.count
+        print(String(format: "  compose a 200x60 frame, %d live operations: %.3f ms median (p90 %.3f ms)  [<= 2 ms: %@]",
+                     live, median, Statistics.quantile(times, 0.9), median <= 2 ? "met" : "NOT MET"))
+        if median > 2 { failures += 1 }
+
+        // Bytes: the same frame, then one operation starts (same clock, so durations hold still).
+        var changed = script
+        changed.start(OperationID(5_000))
+        let next = screen.compose(changed.model, dashboard, width: 200, height: 60).0
+        let cells = next.changes(since: frame).reduce(0) { $0 + $1.cells.count }
+        do {
+            let (first, steady) = try Self.bytesWritten(frames: [frame, next], width: 200, height: 60)
+            print("  bytes written: first frame \(first), steady frame with one state change \(steady) (\(cells) cells changed)  [<= 1024: \(steady <= 1_024 ? "met" : "NOT MET")]")
+            if steady > 1_024 { failures += 1 }
+        } catch {
+            print("  bytes written: could not measure (\(error))")
+            failures += 1
+        }
+        print(failures == 0 ? "all targets met" : "\(failures) target(s) not met")
+        return failures
+    }
+
+    /// Draws `frames` through ncurses into a pipe; returns the bytes of the first and of the last.
+    static func bytesWritten(frames: [Buffer], width: Int, height: Int) throws -> (Int, Int) {
+        var output: [Int32] = [0, 0]
+        var input: [Int32] = [0, 0]
+        guard pipe(&output) == 0, pipe(&input) == 0 else { throw CocoaError(.fileReadUnknown) }
+        let counter = ByteCounter(fd: output[0])
+        let terminal = try NcursesTerminal(term: "xterm-256color", output: output[1], input: input[0], width: width, height: height)
+        var sizes: [Int] = []
+        for frame in frames {
+            let before = counter.settled()
+            terminal.draw(frame)
+            sizes.append(counter.settled() - before)
+        }
+        terminal.stop()
+        return (sizes.first ?? 0, sizes.last ?? 0)
+    }
+}
+
+/// Reads a pipe on its own thread and counts the bytes.
+final class ByteCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0
+
+    init(fd: Int32) {
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count <= 0 { return }
+                lock.lock()
+                total += count
+                lock.unlock()
+            }
+        }
+    }
+
+    /// The count once no byte arrived for 50 ms.
+    func settled() -> Int {
+        var last = -1
+        while true {
+            Thread.sleep(forTimeInterval: 0.05)
+            lock.lock()
+            let now = total
+            lock.unlock()
+            if now == last { return now }
+            last = now
+        }
+    }
+}
+
+/// A model of `operations` live operations on 8 queues (chains; some executing, the rest ready
+/// or pending), all at one clock time.
+struct ModelScript {
+    private(set) var model = DashboardModel()
+    private var sequence: UInt64 = 0
+    private let time: UInt64 = 5_000_000_000
+
+    private mutating func emit(_ change: MonitorEvent.Change) {
+        model.apply(EventBatch(events: [MonitorEvent(sequence: sequence, time: time, change: change)], droppedTotal: 0))
+        sequence += 1
+    }
+
+    mutating func build(operations: Int) {
+        var configuration = ModelConfiguration()
+        configuration.maximumRetainedFinished = operations
+        model = DashboardModel(configuration: configuration)
+        var events: [MonitorEvent] = []
+        func add(_ change: MonitorEvent.Change) {
+            events.append(MonitorEvent(sequence: sequence, time: time, change: change))
+            sequence += 1
+        }
+        for queue in 1...8 {
+            add(.queueAppeared(QueueInfo(id: QueueID(queue), name: "queue-\(queue)", maxConcurrentOperationCount: 4, isSuspended: false)))
+        }
+        var random = SplitMix64(seed: 9)
+        for index in 1...operations {
+            let dependencies = index > 10 && index % 3 != 0 ? [OperationID(index - Int.random(in: 1...10, using: &random))] : []
+            add(.operationAdded(OperationInfo(
+                id: OperationID(index), queue: QueueID(index % 8 + 1), name: "op-\(index)", typeName: "BlockOperation",
+                priority: .normal, effectivePriority: .normal, qualityOfService: QoSClass.laneOrder[index % 5],
+                isAsynchronous: index % 7 == 0, isBarrier: false, dependencies: dependencies, observation: .instrumented,
+                isReady: dependencies.isEmpty)))
+        }
+        // Every operation stays live: some executing, the rest ready or pending.
+        for index in stride(from: 1, through: operations, by: 97) where index % 3 == 0 {
+            add(.started(operation: OperationID(index)))
+        }
+        model.apply(EventBatch(events: events, droppedTotal: 0))
+    }
+
+    mutating func start(_ id: OperationID) { emit(.started(operation: id)) }
+}
