@@ -68,6 +68,7 @@ let package = Package(
             "OpScope", "OpScopeDemos", "OperationBridge", "DashboardModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .testTarget(name: "OpScopeTests", dependencies: ["OpScope", "OperationBridge", "OperationEvents"]),
         // The real program in tmux (needs the opscope executable built beside the tests).
         .testTarget(name: "TerminalTests", dependencies: ["opscope"]),
         // Allocator statistics for the memory benchmarks (glibc's mallinfo2 is not in the Glibc module).

@@ -267,6 +267,14 @@ enum Demos {
                 jobs.addOperation(job)
             }
         }
+        // The main queue, tracked (OpScope did not create it): small UI updates land there
+        // while the dashboard runs on the main thread, which must keep serving it.
+        _ = monitor.track(OperationQueue.main)
+        handle.every(pace.seconds(0.5)) {
+            let refresh = BlockOperation {}
+            refresh.name = "refresh-badge"
+            OperationQueue.main.addOperation(refresh)
+        }
         addPipelines(2, net: net, parse: parse, ui: ui, pace: pace)
         return handle
     }

@@ -30,7 +30,7 @@ public struct DashboardScreen: Sendable {
         let (titleRow, rest) = area.splitTop(1)
         drawTitle(&buffer, titleRow, model, state)
         area = rest
-        let queueLines = min(max(1, model.queues.count), 4)
+        let queueLines = min(max(1, model.queues.count), height >= 30 ? 8 : 4)
         let (header, body) = area.splitTop(queueLines)
         HeaderView(theme: theme).render(model, state, into: &buffer, area: header)
         let (main, bottom) = body.splitBottom(2)

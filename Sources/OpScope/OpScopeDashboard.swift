@@ -1,9 +1,9 @@
 import DashboardModel
-import DashboardUI
+@_exported import DashboardUI
 import Foundation
 @_exported import NcursesBackend
 import OperationEvents
-import TerminalKit
+@_exported import TerminalKit
 
 /// Runs the dashboard in the program's terminal, or reports the state without one.
 ///
@@ -12,6 +12,10 @@ import TerminalKit
 /// let queue = ObservedOperationQueue(monitor: monitor, name: "images")
 /// try OpScopeDashboard.run(monitor)          // until q
 /// ```
+///
+/// The dashboard's loop runs on a thread of its own. A caller on the main thread keeps the main
+/// run loop turning while it waits, so that `OperationQueue.main` keeps running; from async code
+/// (the main actor included) use `await run(...)`, which suspends instead of blocking.
 public enum OpScopeDashboard {
     /// How the dashboard ended.
     public enum Ending: Sendable, Equatable {
@@ -21,15 +25,53 @@ public enum OpScopeDashboard {
         case signal(Int32)
     }
 
-    /// Shows the dashboard until the person quits or a terminating signal arrives. Call it from
-    /// the main thread: while it waits for keys it runs the main run loop, so that work on
-    /// `OperationQueue.main` keeps running. The terminal is restored however it ends.
+    /// Shows the dashboard until the person quits or a terminating signal arrives; the terminal
+    /// is restored however it ends. Throws `TerminalUnavailable` (one line, with a hint) when
+    /// standard output is not a terminal or TERM is unusable.
     @discardableResult
     public static func run(_ monitor: any MonitorConnection, options: DashboardOptions = DashboardOptions()) throws -> Ending {
-        let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
-        defer { terminal.stop() }
-        var session = Session(monitor: monitor, options: options)
-        return session.run(terminal)
+        let outcome = Outcome()
+        startThread(outcome) {
+            let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
+            defer { terminal.stop() }
+            var session = Session(monitor: monitor, options: options)
+            return session.run(terminal)
+        }
+        return try outcome.wait()
+    }
+
+    /// The same, suspending the caller instead of blocking it.
+    @discardableResult
+    public static func run(_ monitor: any MonitorConnection, options: DashboardOptions = DashboardOptions()) async throws -> Ending {
+        let outcome = Outcome()
+        startThread(outcome) {
+            let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
+            defer { terminal.stop() }
+            var session = Session(monitor: monitor, options: options)
+            return session.run(terminal)
+        }
+        return try await outcome.value()
+    }
+
+    /// Runs the dashboard loop on `terminal` (tests, other front ends), suspending the caller.
+    @discardableResult
+    public static func run(_ monitor: any MonitorConnection, on terminal: any DashboardTerminal,
+                           options: DashboardOptions = DashboardOptions()) async -> Ending {
+        let outcome = Outcome()
+        let box = TerminalBox(terminal)
+        startThread(outcome) {
+            var session = Session(monitor: monitor, options: options)
+            return session.run(box.terminal)
+        }
+        return (try? await outcome.value()) ?? .quit
+    }
+
+    private static func startThread(_ outcome: Outcome, _ body: @escaping @Sendable () throws -> Ending) {
+        let thread = Thread {
+            do { outcome.finish(.success(try body())) } catch { outcome.finish(.failure(error)) }
+        }
+        thread.name = "opscope.dashboard"
+        thread.start()
     }
 
     /// The model's report of the monitor's current state (a snapshot, then the events since).
@@ -39,6 +81,76 @@ public enum OpScopeDashboard {
         model.apply(monitor.drainEvents(limit: .max))
         model.advance(to: monitor.now())
         return model.report()
+    }
+}
+
+/// Hands a terminal to the dashboard thread, which alone uses it from then on.
+private final class TerminalBox: @unchecked Sendable {
+    let terminal: any DashboardTerminal
+    init(_ terminal: any DashboardTerminal) { self.terminal = terminal }
+}
+
+/// The dashboard thread's result, waited for by the caller.
+final class Outcome: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var result: Result<OpScopeDashboard.Ending, Error>?
+    private var continuation: CheckedContinuation<OpScopeDashboard.Ending, Error>?
+
+    func finish(_ value: Result<OpScopeDashboard.Ending, Error>) {
+        lock.lock()
+        result = value
+        let waiting = continuation
+        continuation = nil
+        lock.broadcast()
+        lock.unlock()
+        waiting?.resume(with: value)
+    }
+
+    /// Blocks until the thread ends. On the main thread the main run loop keeps turning (so
+    /// `OperationQueue.main` runs); where it cannot (inside a main-queue block) this sleeps in
+    /// short steps instead of spinning.
+    func wait() throws -> OpScopeDashboard.Ending {
+        while true {
+            lock.lock()
+            if let result {
+                lock.unlock()
+                return try result.get()
+            }
+            if !Thread.isMainThread {
+                lock.wait(until: Date(timeIntervalSinceNow: 0.05))
+                lock.unlock()
+                continue
+            }
+            lock.unlock()
+            Self.pause(0.02)
+        }
+    }
+
+    /// Waits about `seconds`; on the main thread the main run loop turns meanwhile (so
+    /// `OperationQueue.main` runs), falling back to sleeping where it cannot (inside a
+    /// main-queue block, where it would return at once and spin).
+    static func pause(_ seconds: Double) {
+        guard Thread.isMainThread else {
+            Thread.sleep(forTimeInterval: seconds)
+            return
+        }
+        let started = Date()
+        _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: seconds))
+        let elapsed = Date().timeIntervalSince(started)
+        if elapsed < seconds / 2 { Thread.sleep(forTimeInterval: seconds - elapsed) }
+    }
+
+    func value() async throws -> OpScopeDashboard.Ending {
+        try await withCheckedThrowingContinuation { continuation in
+            lock.lock()
+            if let result {
+                lock.unlock()
+                continuation.resume(with: result)
+                return
+            }
+            self.continuation = continuation
+            lock.unlock()
+        }
     }
 }
 
@@ -62,7 +174,7 @@ struct Session {
         screen = DashboardScreen(theme: Theme(unicode: options.unicode, color: options.color), caption: options.caption)
     }
 
-    mutating func run(_ terminal: NcursesTerminal) -> OpScopeDashboard.Ending {
+    mutating func run(_ terminal: any DashboardTerminal) -> OpScopeDashboard.Ending {
         let frameInterval = 1_000_000_000 / UInt64(max(1, min(120, options.framesPerSecond)))
         var dirty = true
         var fullRedraw = true
@@ -106,13 +218,8 @@ struct Session {
                 dirty = false
                 fullRedraw = false
             }
-            // Wait without starving the main queue: the main run loop runs its work meanwhile.
-            let pause = dirty ? 0.005 : 0.02
-            if Thread.isMainThread {
-                _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: pause))
-            } else {
-                Thread.sleep(forTimeInterval: pause)
-            }
+            // This is the dashboard's own thread: sleeping here never holds up the main queue.
+            Thread.sleep(forTimeInterval: dirty ? 0.005 : 0.02)
         }
     }
 }
@@ -128,7 +235,7 @@ extension OpScopeDashboard {
         repeat {
             if model.apply(monitor.drainEvents(limit: 65_536)) { model.resync(from: monitor.snapshot()) }
             if Date() >= deadline { break }
-            Thread.sleep(forTimeInterval: min(0.05, max(0, deadline.timeIntervalSinceNow)))
+            Outcome.pause(min(0.05, max(0, deadline.timeIntervalSinceNow)))
         } while true
         model.advance(to: monitor.now())
         return model.report()

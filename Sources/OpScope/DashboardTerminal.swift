@@ -1,0 +1,18 @@
+import DashboardUI
+import NcursesBackend
+import TerminalKit
+
+/// What the dashboard loop needs from a terminal: the ncurses one, or a scripted one in tests.
+/// The loop uses it from its own thread only.
+public protocol DashboardTerminal: AnyObject {
+    /// Columns and rows now.
+    var size: (width: Int, height: Int) { get }
+    /// The next key, if one is waiting (never blocks).
+    func readKey() -> Key?
+    /// Shows a frame (only what changed, unless `full`).
+    func draw(_ buffer: Buffer, full: Bool)
+    /// A terminating signal that arrived, if any.
+    var pendingSignal: Int32? { get }
+}
+
+extension NcursesTerminal: DashboardTerminal {}
