@@ -63,9 +63,23 @@ let package = Package(
                                                 "TerminalKit", "NcursesBackend"]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
+        // Running a demo in the dashboard (shared by opscope and the demos' own programs).
+        .target(name: "DemoLauncher", dependencies: [
+            "OpScope", "OpScopeDemos", "OperationBridge",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Demos/DemoLauncher"),
+        // Each demo as its own program.
+        .executableTarget(name: "pipeline", dependencies: ["DemoLauncher"], path: "Demos/pipeline"),
+        .executableTarget(name: "serial-async", dependencies: ["DemoLauncher"], path: "Demos/serial-async"),
+        .executableTarget(name: "async-right-wrong", dependencies: ["DemoLauncher"], path: "Demos/async-right-wrong"),
+        .executableTarget(name: "stuck", dependencies: ["DemoLauncher"], path: "Demos/stuck"),
+        .executableTarget(name: "priorities", dependencies: ["DemoLauncher"], path: "Demos/priorities"),
+        .executableTarget(name: "cancellation", dependencies: ["DemoLauncher"], path: "Demos/cancellation"),
+        // The README's embedding example, exactly.
+        .executableTarget(name: "embedding-example", dependencies: ["OpScope", "OperationBridge"], path: "Demos/Embedding"),
         // The opscope command.
         .executableTarget(name: "opscope", dependencies: [
-            "OpScope", "OpScopeDemos", "OperationBridge", "DashboardModel",
+            "OpScope", "OpScopeDemos", "DemoLauncher", "OperationBridge", "DashboardModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "OpScopeTests", dependencies: ["OpScope", "OperationBridge", "OperationEvents"]),

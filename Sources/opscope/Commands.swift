@@ -3,6 +3,7 @@ import DashboardModel
 import Foundation
 import OpScope
 import OpScopeDemos
+import DemoLauncher
 import OperationBridge
 
 /// `opscope`: a live terminal dashboard for Foundation operation queues.
@@ -14,29 +15,6 @@ struct OpScopeCommand: ParsableCommand {
         subcommands: [DemoCommand.self, ReportCommand.self],
         defaultSubcommand: DemoCommand.self
     )
-}
-
-/// Options shared by the dashboard commands.
-struct DisplayOptions: ParsableArguments {
-    @Flag(help: "Draw with ASCII only (no box drawing or symbols).")
-    var ascii = false
-
-    @Flag(name: .customLong("no-color"), help: "No colours (states stay marked by symbols and attributes).")
-    var noColor = false
-
-    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (lets the terminal select text).")
-    var noMouse = false
-
-    @Option(help: "At most this many frames per second (1-120).")
-    var fps = 30
-
-    @Option(help: "Demo speed: 0.5 is slow motion for teaching, 2 is twice as fast (0.05-20).")
-    var speed = 1.0
-
-    func validate() throws {
-        guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
-        guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
-    }
 }
 
 /// `opscope demo [NAME]`.
@@ -65,22 +43,7 @@ struct DemoCommand: ParsableCommand {
             return
         }
         let demo = name.flatMap(Demo.named) ?? Demo.standard
-        let monitor = OperationMonitor()
-        let handle = demo.start(monitor, Pace(speed: display.speed))
-        defer { handle.stop() }
-        var options = DashboardOptions()
-        options.unicode = !display.ascii
-        options.color = !display.noColor
-        options.mouse = !display.noMouse
-        options.framesPerSecond = display.fps
-        options.caption = "\(demo.name): \(demo.caption)"
-        let ending: OpScopeDashboard.Ending
-        do {
-            ending = try OpScopeDashboard.run(monitor, options: options)
-        } catch let unavailable as TerminalUnavailableError {
-            throw ValidationError(unavailable.description)
-        }
-        if case .signal(let number) = ending { throw ExitCode(128 + number) }
+        try DemoLauncher.run(demo, display)
     }
 }
 

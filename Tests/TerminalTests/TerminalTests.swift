@@ -80,3 +80,61 @@ struct TerminalTests {
         #expect(screen.contains("opscope: --fps must be between 1 and 120, got 0") && screen.contains("EXIT=2"))
     }
 }
+
+/// The programs a newcomer runs first: every demo, the demos' own executables, the embedding
+/// example from README.
+@Suite("Terminal: demos and the embedding example", .serialized, .timeLimit(.minutes(3)))
+struct DemoProgramTests {
+    private func binary(_ name: String) -> String {
+        URL(fileURLWithPath: Tmux.opscope).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    @Test("every demo runs headless and reports; stuck reports its problems with exit status 1", arguments: [
+        ("tour", 0), ("pipeline", 0), ("serial-async", 0), ("async-right-wrong", 0), ("stuck", 1), ("priorities", 0), ("cancellation", 0),
+    ])
+    func reports(demo: String, status: Int) throws {
+        let result = Tmux.run(["sh", "-c", "\(Tmux.opscope) report \(demo) --after 1.5 --json > /tmp/opscope-report-\(demo).json; echo $?"])
+        let exit = Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        let json = try Data(contentsOf: URL(fileURLWithPath: "/tmp/opscope-report-\(demo).json"))
+        let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+        let queues = object?["queues"] as? [[String: Any]] ?? []
+        let operations = object?["operations"] as? [[String: Any]] ?? []
+        #expect(!queues.isEmpty && !operations.isEmpty, "\(demo): empty report")
+        let diagnoses = object?["diagnoses"] as? [[String: Any]] ?? []
+        if demo == "tour" || demo == "stuck" {
+            // The stuck demo's lessons, and the tour's stuck dependency, are diagnosed by name.
+            let messages = diagnoses.compactMap { $0["message"] as? String }
+            #expect(messages.contains { $0.contains("sync-account executing") && $0.contains("asynchronous") }, "\(messages)")
+        }
+        if demo == "stuck" {
+            let kinds = Set(diagnoses.compactMap { $0["kind"] as? String })
+            #expect(kinds.isSuperset(of: ["waitingOnDependencies", "cycle", "queueSuspended", "notInAnyQueue"]), "\(kinds)")
+        }
+        #expect(exit == status, "\(demo) exited \(exit.map(String.init) ?? "?")")
+    }
+
+    @Test("a demo's own executable opens the dashboard and quits on q")
+    func demoExecutable() {
+        let tmux = Tmux(binary("priorities"))
+        tmux.wait(for: "the priorities demo") { $0.contains("priorities: 2 slots") && $0.contains("q1 jobs") }
+        tmux.send("q")
+        let after = tmux.wait(for: "the exit") { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"))
+    }
+
+    @Test("the README's embedding example: JSON without a terminal, the dashboard with one")
+    func embedding() throws {
+        let output = Tmux.run(["sh", "-c", "\(binary("embedding-example")) | cat"]).output
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+        let queues = object?["queues"] as? [[String: Any]] ?? []
+        #expect(queues.first?["name"] as? String == "images")
+        let tmux = Tmux(binary("embedding-example"))
+        tmux.wait(for: "the embedded dashboard") { $0.contains("q1 images") && $0.contains("run 2/2") }
+        tmux.send("a")
+        tmux.wait(for: "the picker with resize") { $0.contains("resize one image") }
+        tmux.send("Enter")
+        tmux.wait(for: "added") { $0.contains("added resize") }
+        tmux.send("q")
+        #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import OpScope
+import OpScopeDemos
+import OperationBridge
+
+/// Options shared by the dashboard commands.
+public struct DisplayOptions: ParsableArguments {
+    public init() {}
+
+    @Flag(help: "Draw with ASCII only (no box drawing or symbols).")
+    public var ascii = false
+
+    @Flag(name: .customLong("no-color"), help: "No colours (states stay marked by symbols and attributes).")
+    public var noColor = false
+
+    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (lets the terminal select text).")
+    public var noMouse = false
+
+    @Option(help: "At most this many frames per second (1-120).")
+    public var fps = 30
+
+    @Option(help: "Demo speed: 0.5 is slow motion for teaching, 2 is twice as fast (0.05-20).")
+    public var speed = 1.0
+
+    public func validate() throws {
+        guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
+        guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
+    }
+}
+
+
+/// Runs a demo in the dashboard: the `opscope demo` command and each demo's own executable.
+public enum DemoLauncher {
+    /// Opens the dashboard on `demo` until q; a terminating signal ends it with 128 + the signal.
+    public static func run(_ demo: Demo, _ display: DisplayOptions) throws {
+        let monitor = OperationMonitor()
+        let handle = demo.start(monitor, Pace(speed: display.speed))
+        defer { handle.stop() }
+        var options = DashboardOptions()
+        options.unicode = !display.ascii
+        options.color = !display.noColor
+        options.mouse = !display.noMouse
+        options.framesPerSecond = display.fps
+        options.caption = "\(demo.name): \(demo.caption)"
+        let ending: OpScopeDashboard.Ending
+        do {
+            ending = try OpScopeDashboard.run(monitor, options: options)
+        } catch let unavailable as TerminalUnavailable {
+            throw ValidationError(unavailable.description)
+        }
+        if case .signal(let number) = ending { throw ExitCode(128 + number) }
+    }
+
+    /// The `main` of a demo's own executable: `--ascii`, `--no-color`, `--no-mouse`, `--fps`,
+    /// `--speed` as for `opscope demo`; errors are one line with exit status 2.
+    public static func main(demo name: String) -> Never {
+        let demo = Demo.named(name)!
+        do {
+            let display = try DisplayOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            try run(demo, display)
+            exit(0)
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            if DisplayOptions.exitCode(for: error) == .success {
+                let help = DisplayOptions.helpMessage(columns: 100).replacingOccurrences(of: "USAGE: display", with: "USAGE: \(name)")
+                print("\(name): \(demo.summary)\n\n" + help)
+                exit(0)
+            }
+            let message = DisplayOptions.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            FileHandle.standardError.write(Data("\(name): \(message)\n".utf8))
+            exit(2)
+        }
+    }
+}
