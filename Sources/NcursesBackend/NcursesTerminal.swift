@@ -164,6 +164,13 @@ public final class NcursesTerminal {
 
     // MARK: Input
 
+    /// Waits up to `seconds` for input on the terminal (a key, a mouse event, or the resize
+    /// ncurses reports as a key); returns at once when some is waiting. A signal cuts it short.
+    public func waitForInput(seconds: Double) {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, Int32(max(0, seconds) * 1_000))
+    }
+
     /// The next key if one is waiting (never blocks).
     public func readKey() -> Key? {
         guard running else { return nil }

@@ -1,4 +1,5 @@
 import DashboardUI
+import Foundation
 import NcursesBackend
 import TerminalKit
 
@@ -13,6 +14,12 @@ public protocol DashboardTerminal: AnyObject {
     func draw(_ buffer: Buffer, full: Bool)
     /// A terminating signal that arrived, if any.
     var pendingSignal: Int32? { get }
+    /// Waits up to `seconds`, returning early when a key arrives.
+    func waitForInput(seconds: Double)
+}
+
+extension DashboardTerminal {
+    public func waitForInput(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
 }
 
 extension NcursesTerminal: DashboardTerminal {}

@@ -104,6 +104,8 @@ final class Outcome: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
         waiting?.resume(with: value)
+        // A caller waiting in the main run loop wakes for main-queue work: post some.
+        DispatchQueue.main.async {}
     }
 
     /// Blocks until the thread ends. On the main thread the main run loop keeps turning (so
@@ -122,7 +124,7 @@ final class Outcome: @unchecked Sendable {
                 continue
             }
             lock.unlock()
-            Self.pause(0.02)
+            Self.pause(0.25)
         }
     }
 
@@ -180,6 +182,7 @@ struct Session {
         var fullRedraw = true
         var lastFrame: UInt64 = 0
         var lastClockTick: UInt64 = 0
+        var lastActivity: UInt64 = 0
         while true {
             if let signal = terminal.pendingSignal { return .signal(signal) }
             // Keys first: a person's input wins over drawing.
@@ -193,6 +196,7 @@ struct Session {
                 }
                 if action.fullRedraw { fullRedraw = true }
                 if action.redraw { dirty = true }
+                lastActivity = monitor.now()
             }
             if dashboard.state.paused, frozen == nil { frozen = model }
             if !dashboard.state.paused { frozen = nil }
@@ -201,9 +205,12 @@ struct Session {
             if model.apply(batch) { model.resync(from: monitor.snapshot()) }
             let now = monitor.now()
             if !batch.events.isEmpty, frozen == nil { dirty = true }
-            // Durations on screen move with the clock: a quiet screen with executing work still
-            // refreshes four times a second, an idle one once a second.
-            if now &- lastClockTick >= 250_000_000 {
+            if !batch.events.isEmpty { lastActivity = now }
+            // Durations on screen move with the clock: with unfinished work the screen refreshes
+            // four times a second, with none once a second (throughputs decay), so a quiet
+            // dashboard costs next to nothing.
+            let live = model.queues.values.contains { $0.executing + $0.waiting > 0 }
+            if now &- lastClockTick >= (live ? 250_000_000 : 1_000_000_000) {
                 model.advance(to: now)
                 lastClockTick = now
                 if frozen == nil { dirty = true }
@@ -219,7 +226,10 @@ struct Session {
                 fullRedraw = false
             }
             // This is the dashboard's own thread: sleeping here never holds up the main queue.
-            Thread.sleep(forTimeInterval: dirty ? 0.005 : 0.02)
+            // Wait for a key (it ends the wait at once) or the next look at the events: short
+            // while things happen, longer when quiet, so an idle dashboard barely wakes.
+            let quiet = monitor.now() &- lastActivity > 1_000_000_000
+            terminal.waitForInput(seconds: dirty ? 0.005 : (quiet ? 0.1 : 0.015))
         }
     }
 }
