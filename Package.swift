@@ -85,6 +85,10 @@ let package = Package(
         .testTarget(name: "OpScopeTests", dependencies: ["OpScope", "OperationBridge", "OperationEvents"]),
         // The real program in tmux (needs the opscope executable built beside the tests).
         .testTarget(name: "TerminalTests", dependencies: ["opscope"]),
+        // Soak and stress runs: the reliability tests run them small, opscope-bench at full size.
+        .target(name: "ReliabilityRuns", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["ReliabilityRuns", "OperationBridge", "DashboardModel",
+                                                             "DashboardUI", "TerminalKit", "OperationEvents", "OpScopeTestSupport"]),
         // Allocator statistics for the memory benchmarks (glibc's mallinfo2 is not in the Glibc module).
         .target(name: "HeapStatistics"),
         // Benchmark programs: `swift run -c release opscope-bench bridge`.
@@ -97,6 +101,7 @@ let package = Package(
                 "DashboardUI",
                 "TerminalKit",
                 "NcursesBackend",
+                "ReliabilityRuns",
                 "HeapStatistics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -32,6 +32,7 @@ extension MonitorCore {
         if let barrier = targets.first(where: { $0.operation == nil }) {
             throw CommandError(.unsupported, "\(barrier.id) is a barrier block; only cancel-all of its queue cancels it")
         }
+        detachUnfinishedDependencies(targets.compactMap(\.operation))
         for target in targets { target.operation?.cancel() }
         var hooked: [SamplingWindow.Entry] = []
         var sampled: [OperationID] = []
@@ -53,6 +54,22 @@ extension MonitorCore {
         }
         let names = targets.map(\.id.description).joined(separator: " ")
         return CommandReceipt(message: "cancelled \(names)", operations: targets.map(\.id))
+    }
+
+    /// Before a command cancels operations: removes each one's unfinished dependencies.
+    ///
+    /// Foundation on Linux keeps a dependent in its dependency's list, unretained, after the
+    /// dependent was cancelled and finished early; when the dependency finishes it touches the
+    /// dependent again, freed or already unlinked from its queue, and the process crashes
+    /// (reproduced with plain BlockOperations, with `cancel()` and with `cancelAllOperations()`).
+    /// Removing the dependency first unlinks it; `cancel()` then makes the operation ready, and
+    /// it finishes as cancelled, as it would have. Reads app getters: never under a lock.
+    func detachUnfinishedDependencies(_ operations: [Operation]) {
+        for operation in operations where !operation.isFinished {
+            for dependency in operation.dependencies where !dependency.isFinished {
+                operation.removeDependency(dependency)
+            }
+        }
     }
 
     /// Finds operations by id, by walking the observed queues (commands are rare; the walk is
@@ -140,8 +157,14 @@ extension MonitorCore {
         let (entry, queue) = try locateQueue(id)
         try refuseMainQueue(entry, "cancelAllOperations()")
         let count = queue.operationCount
-        if entry.observation == .sampled { emit(.queueCancelledAll(queue: id)) }
-        queue.cancelAllOperations()
+        // Not `cancelAllOperations()`: it would also cancel operations added while it runs,
+        // before their dependencies could be detached (see `detachUnfinishedDependencies`);
+        // the queue's operations at this moment are cancelled one by one instead.
+        emit(.queueCancelledAll(queue: id))
+        let members = queue.operations
+        detachUnfinishedDependencies(members)
+        for member in members { member.cancel() }
+        if let observed = queue as? ObservedOperationQueue { didCancelAll(in: observed) }
         return CommandReceipt(message: "cancelled all \(count) operation\(count == 1 ? "" : "s") of \(id)")
     }
 

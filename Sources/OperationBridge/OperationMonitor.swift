@@ -61,6 +61,11 @@ public final class OperationMonitor: MonitorConnection, @unchecked Sendable {
     /// Events dropped so far because the buffer was full.
     public var droppedEvents: Int { core.ring.droppedCount }
 
+    /// Events accepted into the buffer so far (the next event's sequence number): with
+    /// `droppedEvents`, every event the monitor produced. A consumer that saw sequences
+    /// 0..<acceptedEvents lost nothing silently.
+    public var acceptedEvents: Int { Int(core.ring.nextSequence) }
+
     /// The current time on the monitor's clock.
     public func now() -> UInt64 { core.now() }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReliabilityRuns
 import Foundation
 
 /// OpScope's benchmark programs. Run them with a release build:
@@ -7,7 +8,7 @@ struct OpScopeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opscope-bench",
         abstract: "Measure OpScope's costs (release builds only give meaningful numbers).",
-        subcommands: [BridgeCommand.self, MicroCommand.self, ModelCommand.self, UICommand.self]
+        subcommands: [BridgeCommand.self, MicroCommand.self, ModelCommand.self, UICommand.self, SoakCommand.self, StressCommand.self]
     )
 }
 
@@ -132,5 +133,62 @@ struct UICommand: ParsableCommand {
 
     func run() throws {
         if UIBenchmark(repetitions: repetitions).run() > 0 { throw ExitCode(1) }
+    }
+}
+
+struct SoakCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak", abstract: "Operations through observed queues, reduced live; checks releases, events and counts.")
+
+    @Option(help: "Operations to submit.")
+    var operations = 1_000_000
+
+    @Option(help: "Events the monitor buffers (small values force drops and re-syncs).")
+    var buffer = 65_536
+
+    @Option(help: "Seconds the consumer pauses after each drain (forces drops).")
+    var lag = 0.0
+
+    @Option(help: "Percent of operations cancelled before they are added.")
+    var cancelBeforeAdd = 3
+
+    @Option(help: "Percent of a suspended queue's operations cancelled while they wait.")
+    var cancelWhileSuspended = 10
+
+    @Option(help: "Suspend one queue every N batches (0: never).")
+    var suspendEvery = 10
+
+    func run() throws {
+        var soak = SoakRun(operations: operations)
+        soak.bufferCapacity = buffer
+        soak.consumerLag = lag
+        soak.cancelBeforeAdd = cancelBeforeAdd
+        soak.cancelWhileSuspended = cancelWhileSuspended
+        soak.suspendEvery = suspendEvery
+        let step = max(1, operations / 10)
+        let result = soak.run { submitted in
+            if submitted % step == 0 { print("  submitted \(submitted), peak RSS \(peakResidentKilobytes() / 1024) MB") }
+        }
+        print(result)
+        if !result.problems.isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct StressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stress", abstract: "Adder threads and random dashboard commands on the same queues, with a watchdog.")
+
+    @Option(help: "Seconds to run.")
+    var seconds = 30.0
+
+    @Option(help: "Command kinds to send, comma-separated 0-9 (0-2 cancel, 3 cancel unknown, 4 cancel all, 5-6 suspend/resume, 7 max concurrency, 8-9 add work).")
+    var kinds: String?
+
+    func run() throws {
+        var stress = StressRun(seconds: seconds)
+        if let kinds { stress.commandKinds = Set(kinds.split(separator: ",").compactMap { Int($0) }) }
+        let result = stress.run()
+        print(result)
+        if !result.problems.isEmpty { throw ExitCode(1) }
     }
 }

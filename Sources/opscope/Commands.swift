@@ -58,7 +58,8 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "The demo to run.")
     var demo: String
 
-    @Option(help: "Seconds to run before reporting (0-3600).")
+    // `.unconditional`: `--after -1` is a bad duration to explain, not a missing value.
+    @Option(parsing: .unconditional, help: "Seconds to run before reporting (0-3600).")
     var after = 2.0
 
     @Flag(help: "Print the JSON report (the schema is in README.md).")

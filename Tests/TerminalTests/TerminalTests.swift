@@ -67,6 +67,65 @@ struct TerminalTests {
         expectSaneTerminal(after)
     }
 
+    @Test("a resize storm: 100 resizes from 1x1 to 200x60 in about a second, then the dashboard is whole")
+    func resizeStorm() {
+        let tmux = Tmux("\(Tmux.opscope) demo pipeline")
+        tmux.wait(for: "the dashboard") { $0.contains("q3 ui") }
+        var random = SystemRandomNumberGenerator()
+        let started = Date()
+        for _ in 0..<100 {
+            tmux.resize(width: Int.random(in: 1...200, using: &random), height: Int.random(in: 1...60, using: &random))
+        }
+        let seconds = Date().timeIntervalSince(started)
+        tmux.resize(width: 120, height: 40)
+        tmux.wait(for: "the dashboard after the storm") { $0.contains("q3 ui") && $0.contains("F10Quit") }
+        tmux.send("q")
+        let after = tmux.wait(for: "the exit") { $0.contains("EXIT=") && $0.contains("speed") }
+        #expect(after.contains("EXIT=0"), "after \(seconds) s of resizing")
+        expectSaneTerminal(after)
+    }
+
+    @Test("2,000 random bytes, escape sequences and mouse reports into the real program: it keeps working")
+    func randomInput() {
+        let tmux = Tmux("\(Tmux.opscope) demo stuck")
+        tmux.wait(for: "the dashboard") { $0.contains("q2 paused") }
+        var random = SystemRandomNumberGenerator()
+        // Bytes that would end the program on purpose are left out: q and Q (quit), Ctrl-C,
+        // Ctrl-Z and Ctrl-\ (signals), and ESC [ 2 1 ~ (F10).
+        let excluded: Set<UInt8> = [0x71, 0x51, 0x03, 0x1A, 0x1C]
+        let sequences: [[UInt8]] = [
+            [0x1B, 0x5B, 0x41], [0x1B, 0x5B, 0x42], [0x1B, 0x5B, 0x35, 0x7E], [0x1B, 0x4F, 0x50], [0x1B, 0x5B, 0x5A],
+            [0x1B, 0x5B, 0x3C, 0x30, 0x3B, 0x31, 0x30, 0x3B, 0x31, 0x32, 0x4D],   // SGR mouse press at 10,12
+            [0x1B, 0x5B, 0x3C, 0x36, 0x35, 0x3B, 0x35, 0x3B, 0x35, 0x4D],         // wheel down
+            [0x1B, 0x5B, 0x4D, 0x20, 0x2A, 0x2A], [0xC3, 0x28], [0xFF, 0xFE], [0xE2, 0x82],
+        ]
+        var sent = 0
+        while sent < 2_000 {
+            var chunk: [UInt8] = []
+            for _ in 0..<20 {
+                if Int.random(in: 0..<5, using: &random) == 0 {
+                    chunk += sequences.randomElement(using: &random)!
+                } else {
+                    var byte = UInt8.random(in: 0...255, using: &random)
+                    while excluded.contains(byte) { byte = UInt8.random(in: 0...255, using: &random) }
+                    chunk.append(byte)
+                }
+            }
+            sent += chunk.count
+            Tmux.run(["tmux", "send-keys", "-t", tmux.name, "-H"] + chunk.map { String(format: "%02x", $0) })
+        }
+        // Close whatever prompt the noise opened, then quit.
+        tmux.send("Escape")
+        Thread.sleep(forTimeInterval: 0.1)
+        tmux.send("Escape")
+        Thread.sleep(forTimeInterval: 0.1)
+        tmux.wait(for: "the dashboard after the noise") { $0.contains("OpScope") && $0.contains("F10Quit") }
+        tmux.send("q")
+        let after = tmux.wait(for: "the exit") { $0.contains("EXIT=") && $0.contains("speed") }
+        #expect(after.contains("EXIT=0"))
+        expectSaneTerminal(after)
+    }
+
     @Test("no terminal, TERM=dumb, unknown demo, bad option: one line and exit status 2")
     func refusals() {
         let piped = Tmux.run(["sh", "-c", "\(Tmux.opscope) demo pipeline > /dev/null 2>/tmp/opscope-err.txt; echo $?"]).output
@@ -78,6 +137,13 @@ struct TerminalTests {
         #expect(screen.contains("opscope: TERM is 'dumb'") && screen.contains("DUMB=2"))
         #expect(screen.contains("opscope: unknown demo 'nope'") && screen.contains("NOPE=2"))
         #expect(screen.contains("opscope: --fps must be between 1 and 120, got 0") && screen.contains("EXIT=2"))
+        for (arguments, message) in [("report stuck --after -1", "--after must be between 0 and 3600 seconds, got -1.0"),
+                                     ("report stuck --after soon", "The value 'soon' is invalid for '--after <after>'"),
+                                     ("report nope", "unknown demo 'nope'"), ("demo --speed 0", "--speed must be between 0.05 and 20, got 0.0")] {
+            let output = Tmux.run(["sh", "-c", "\(Tmux.opscope) \(arguments) 2>&1; echo STATUS=$?"]).output
+            #expect(output.hasPrefix("opscope: ") && output.contains(message) && output.contains("STATUS=2"), "\(arguments): \(output)")
+            #expect(output.split(separator: "\n").count == 2, "one line: \(output)")
+        }
     }
 }
 

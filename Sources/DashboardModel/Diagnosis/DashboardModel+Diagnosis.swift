@@ -39,6 +39,8 @@ struct DiagnosisContext {
     private var causes: [OperationID: Cause] = [:]
     private var inProgress: Set<OperationID> = []
     private var executingByQueue: [QueueID: [OperationID]]?
+    private var startOrders: [QueueID: (ids: [OperationID], positions: [OperationID: Int])] = [:]
+    private var cycleSummaries: [Int: ([OperationID], String)] = [:]
 
     init(model: DashboardModel, now: UInt64) {
         self.model = model
@@ -94,9 +96,10 @@ struct DiagnosisContext {
                          text: text, severity: severity, since: record.startedAt ?? record.addedAt)
         }
         if model.isInCycle(id) {
-            let cycle = model.cycles.first { $0.contains(id) } ?? [id]
-            return Cause(kind: .cycle, blockers: Array(Set(cycle).subtracting([id])).sorted(), chain: [id], root: id,
-                         queue: nil, text: "\(label) is part of a dependency cycle: \(model.cycleDescription(cycle))",
+            // Computed once per cycle: a cycle of 10,000 operations must not cost 10,000² here.
+            let (members, description) = cycleSummary(containing: id)
+            return Cause(kind: .cycle, blockers: members.filter { $0 != id }.prefix(20).map { $0 }, chain: [id], root: id,
+                         queue: nil, text: "\(label) is part of a dependency cycle: \(description)",
                          severity: 100, since: record.addedAt)
         }
         if record.state == .pending, !record.isCancelled {
@@ -158,20 +161,44 @@ struct DiagnosisContext {
                          text: "\(subject) \(queueName) runs \(queue.executing) of \(queue.maxConcurrentOperationCount)\(serial): \(names) hold\(holders.count == 1 ? "s" : "") the slot\(holders.count == 1 ? "" : "s")",
                          severity: 50, since: record.readyAt ?? record.addedAt)
         }
-        let order = model.startOrder(of: queueID)
-        let position = order.firstIndex(of: id) ?? order.count
-        let ahead = Array(order.prefix(position))
+        let order = startOrder(of: queueID)
+        let position = order.positions[id] ?? order.ids.count
+        // How many are ahead, and the first few of them (not all: a deep queue would make the
+        // whole pass quadratic).
+        let aheadCount = position
+        let ahead = Array(order.ids.prefix(min(5, position)))
         let text: String
         if cancelled {
             text = "\(label) is cancelled and finishes as soon as \(queueName) starts it"
-        } else if ahead.isEmpty {
+        } else if aheadCount == 0 {
             text = "\(label) is next to start in \(queueName)" + (queue.isMainQueue ? " (the main queue runs only while the main thread is free)" : "")
         } else {
-            text = "\(label) waits behind \(ahead.count) operation\(ahead.count == 1 ? "" : "s") of higher priority or added earlier in \(queueName)"
+            text = "\(label) waits behind \(aheadCount) operation\(aheadCount == 1 ? "" : "s") of higher priority or added earlier in \(queueName)"
         }
-        return Cause(kind: cancelled ? .cancelledWaitingForSlot : .waitingForTurn, blockers: Array(ahead.prefix(5)),
+        return Cause(kind: cancelled ? .cancelledWaitingForSlot : .waitingForTurn, blockers: ahead,
                      chain: [id], root: id, queue: queueID, text: text, severity: cancelled ? 20 : 30,
                      since: record.readyAt ?? record.addedAt)
+    }
+
+    /// A queue's start order and each operation's place in it, computed once per pass.
+    private mutating func startOrder(of queue: QueueID) -> (ids: [OperationID], positions: [OperationID: Int]) {
+        if let known = startOrders[queue] { return known }
+        let ids = model.startOrder(of: queue)
+        var positions: [OperationID: Int] = [:]
+        positions.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() { positions[id] = index }
+        startOrders[queue] = (ids, positions)
+        return (ids, positions)
+    }
+
+    /// The members (first 21) and the description of the cycle containing `id`, once per cycle.
+    private mutating func cycleSummary(containing id: OperationID) -> ([OperationID], String) {
+        guard let index = model.cycles.firstIndex(where: { $0.contains(id) }) else { return ([id], model.cycleDescription([id, id])) }
+        if let known = cycleSummaries[index] { return known }
+        let cycle = model.cycles[index]
+        let summary = (Array(cycle.prefix(21)), model.cycleDescription(cycle))
+        cycleSummaries[index] = summary
+        return summary
     }
 
     private mutating func executing(in queue: QueueID) -> [OperationID] {

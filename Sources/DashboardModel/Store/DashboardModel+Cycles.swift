@@ -36,7 +36,11 @@ extension DashboardModel {
     }
 
     /// `#3 a waits on #4 b waits on #3 a`.
+    /// A long cycle is shortened: its first operations, then how many there are in all.
     public func cycleDescription(_ cycle: [OperationID]) -> String {
-        cycle.map { operations[$0]?.label ?? $0.description }.joined(separator: " waits on ")
+        let label = { (id: OperationID) in operations[id]?.label ?? id.description }
+        guard cycle.count > 9 else { return cycle.map(label).joined(separator: " waits on ") }
+        return cycle.prefix(6).map(label).joined(separator: " waits on ")
+            + " waits on … (a cycle of \(cycle.count - 1) operations, back to \(label(cycle[0])))"
     }
 }
