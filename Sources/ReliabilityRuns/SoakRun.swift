@@ -127,7 +127,7 @@ public struct RunResult: Sendable, CustomStringConvertible {
 
     public var description: String {
         var lines = [
-            "operations submitted \(operations) (cancelled \(cancelled)) in \(String(format: "%.1f", seconds)) s",
+            "operations submitted \(operations)\(cancelled > 0 ? " (cancelled \(cancelled) by the app)" : "") in \(String(format: "%.1f", seconds)) s",
             "released \(released) of \(created) created",
             "events: accepted \(accepted), dropped \(dropped), seen by the model \(seen), sequence gaps \(gaps), re-syncs \(resyncs)",
             "model: finished \(modelFinished) (cancelled \(modelCancelled)), unfinished \(modelUnfinished), retained \(retainedInModel)",

@@ -51,6 +51,8 @@ struct SessionTests {
         #expect(ran.value == 20, "only \(ran.value) of 20 main-queue operations ran while the dashboard was up")
         #expect(!terminal.frames.isEmpty)
         #expect(terminal.frames.last!.text.contains("q1 work"))
+        // The dashboard leaves the host's queue as it found it.
+        #expect(!queue.isSuspended && queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount)
         await drain(queue)
     }
 
