@@ -47,31 +47,7 @@ public struct Theme: Sendable {
     }
 }
 
-/// ASCII stand-ins for the state glyphs (mirrors the canvas's own ASCII mode).
+/// The `--ascii` mapping (one table, shared with the graph canvas).
 enum GraphCanvasASCII {
-    static func map(_ character: Character) -> Character {
-        switch character {
-        case "●": "*"
-        case "○": "o"
-        case "◐": "@"
-        case "✓": "v"
-        case "✗": "x"
-        case "⟳": "%"
-        case "─", "┄", "┬", "┴": "-"
-        case "│", "┆": "|"
-        case "┌", "┐", "└", "┘", "├", "┤", "┼": "+"
-        case "·": "."
-        case "▸", "→", "›": ">"
-        case "▲": "^"
-        case "▼": "v"
-        case "∞": "~"
-        case "…": "~"
-        case "•": "+"
-        case "≈": "="
-        case "×": "x"
-        case "█": "_"
-        case "⇄": "="
-        default: character.isASCII ? character : "?"
-        }
-    }
+    static func map(_ character: Character) -> Character { GraphCanvas.ascii(character) }
 }

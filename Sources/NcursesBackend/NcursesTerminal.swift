@@ -59,6 +59,13 @@ public final class NcursesTerminal {
 
     private func configure() {
         cbreak()          // keys arrive at once; Ctrl-C still raises SIGINT (handled above)
+        // No XON/XOFF flow control: a stray Ctrl-S would stop the terminal's output and freeze
+        // the dashboard until Ctrl-Q. ncurses restores the shell's modes (with IXON) on exit.
+        var mode = termios()
+        if tcgetattr(STDIN_FILENO, &mode) == 0 {
+            mode.c_iflag &= ~tcflag_t(IXON)
+            tcsetattr(STDIN_FILENO, TCSANOW, &mode)
+        }
         noecho()
         nonl()
         opscope_keypad(1)

@@ -30,27 +30,13 @@ public enum OpScopeDashboard {
     /// standard output is not a terminal or TERM is unusable.
     @discardableResult
     public static func run(_ monitor: any MonitorConnection, options: DashboardOptions = DashboardOptions()) throws -> Ending {
-        let outcome = Outcome()
-        startThread(outcome) {
-            let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
-            defer { terminal.stop() }
-            var session = Session(monitor: monitor, options: options)
-            return session.run(terminal)
-        }
-        return try outcome.wait()
+        try startInTerminal(monitor, options).wait()
     }
 
     /// The same, suspending the caller instead of blocking it.
     @discardableResult
     public static func run(_ monitor: any MonitorConnection, options: DashboardOptions = DashboardOptions()) async throws -> Ending {
-        let outcome = Outcome()
-        startThread(outcome) {
-            let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
-            defer { terminal.stop() }
-            var session = Session(monitor: monitor, options: options)
-            return session.run(terminal)
-        }
-        return try await outcome.value()
+        try await startInTerminal(monitor, options).value()
     }
 
     /// Runs the dashboard loop on `terminal` (tests, other front ends), suspending the caller.
@@ -64,6 +50,18 @@ public enum OpScopeDashboard {
             return session.run(box.terminal)
         }
         return (try? await outcome.value()) ?? .quit
+    }
+
+    /// Starts the dashboard thread on the process's terminal (ncurses is used from it alone).
+    private static func startInTerminal(_ monitor: any MonitorConnection, _ options: DashboardOptions) -> Outcome {
+        let outcome = Outcome()
+        startThread(outcome) {
+            let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
+            defer { terminal.stop() }
+            var session = Session(monitor: monitor, options: options)
+            return session.run(terminal)
+        }
+        return outcome
     }
 
     private static func startThread(_ outcome: Outcome, _ body: @escaping @Sendable () throws -> Ending) {

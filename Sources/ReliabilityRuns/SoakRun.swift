@@ -139,6 +139,29 @@ public struct RunResult: Sendable, CustomStringConvertible {
     }
 }
 
+extension RunResult {
+    /// Waits (up to 10 s) for every operation to be released, stops the reducer, and fills in
+    /// the figures both runs share.
+    mutating func collect(life: LifeCounter, reducer: LiveReducer, monitor: OperationMonitor) {
+        let deadline = Date().addingTimeInterval(10)
+        while life.releasedCount < life.createdCount, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        reducer.stop()
+        let model = reducer.current
+        created = life.createdCount
+        released = life.releasedCount
+        accepted = monitor.acceptedEvents
+        dropped = monitor.droppedEvents
+        seen = reducer.seen
+        gaps = reducer.gaps
+        resyncs = reducer.resyncs
+        modelFinished = model.queues.values.reduce(0) { $0 + $1.finished }
+        modelCancelled = model.queues.values.reduce(0) { $0 + $1.cancelled }
+        modelUnfinished = model.operations.values.filter { $0.state != .finished }.count
+        retainedInModel = model.operations.count
+        peakRSSKilobytes = peakResidentKilobytes()
+    }
+}
+
 /// Peak resident memory of this process (VmHWM), in kilobytes.
 public func peakResidentKilobytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
@@ -225,25 +248,10 @@ public struct SoakRun: Sendable {
             for queue in queueList { queue.waitUntilAllOperationsAreFinished() }
         }
         // Queues and operations are gone: every operation must have been released.
-        let deadline = Date().addingTimeInterval(10)
-        while life.releasedCount < life.createdCount, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        reducer.stop()
-        let model = reducer.current
+        result.collect(life: life, reducer: reducer, monitor: monitor)
         result.operations = operations
         result.cancelled = cancelled
         result.seconds = Date().timeIntervalSince(started)
-        result.created = life.createdCount
-        result.released = life.releasedCount
-        result.accepted = monitor.acceptedEvents
-        result.dropped = monitor.droppedEvents
-        result.seen = reducer.seen
-        result.gaps = reducer.gaps
-        result.resyncs = reducer.resyncs
-        result.modelFinished = model.queues.values.reduce(0) { $0 + $1.finished }
-        result.modelCancelled = model.queues.values.reduce(0) { $0 + $1.cancelled }
-        result.modelUnfinished = model.operations.values.filter { $0.state != .finished }.count
-        result.retainedInModel = model.operations.count
-        result.peakRSSKilobytes = peakResidentKilobytes()
         result.problems = check(result)
         return result
     }

@@ -132,24 +132,9 @@ public struct StressRun: Sendable {
             if queueList.contains(where: { $0.operationCount > 0 }) { result.problems.append("queues did not drain within 60 s") }
             for queue in queueList { _ = monitor.catalog.unregister("spin-\(queue.name!)") }
         }
-        let deadline = Date().addingTimeInterval(10)
-        while life.releasedCount < life.createdCount, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        reducer.stop()
-        let model = reducer.current
+        result.collect(life: life, reducer: reducer, monitor: monitor)
         result.operations = submitted.load(ordering: .relaxed)
         result.seconds = Date().timeIntervalSince(started)
-        result.created = life.createdCount
-        result.released = life.releasedCount
-        result.accepted = monitor.acceptedEvents
-        result.dropped = monitor.droppedEvents
-        result.seen = reducer.seen
-        result.gaps = reducer.gaps
-        result.resyncs = reducer.resyncs
-        result.modelFinished = model.queues.values.reduce(0) { $0 + $1.finished }
-        result.modelCancelled = model.queues.values.reduce(0) { $0 + $1.cancelled }
-        result.modelUnfinished = model.operations.values.filter { $0.state != .finished }.count
-        result.retainedInModel = model.operations.count
-        result.peakRSSKilobytes = peakResidentKilobytes()
         result.commands = commands.load(ordering: .relaxed)
         result.refused = refused.load(ordering: .relaxed)
         if stalled { result.problems.append("no progress for \(stallSeconds) s: deadlock") }

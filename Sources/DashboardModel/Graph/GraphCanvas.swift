@@ -160,8 +160,9 @@ public struct GraphCanvas: Sendable, Equatable {
         }
     }
 
-    /// ASCII stand-ins for the symbols labels use.
-    static func ascii(_ character: Character) -> Character {
+    /// ASCII stand-ins for every non-ASCII character OpScope draws (labels, lines, symbols);
+    /// `?` for anything else. The dashboard's `--ascii` mode maps whole frames through it.
+    public static func ascii(_ character: Character) -> Character {
         switch character {
         case "●": "*"
         case "○": "o"
@@ -170,9 +171,18 @@ public struct GraphCanvas: Sendable, Equatable {
         case "✗": "x"
         case "⟳": "%"
         case "×": "x"
-        case "…": "~"
-        case "─", "┄": "-"
+        case "…", "∞": "~"
+        case "─", "┄", "┬", "┴": "-"
         case "│", "┆": "|"
+        case "┌", "┐", "└", "┘", "├", "┤", "┼": "+"
+        case "·": "."
+        case "▸", "→", "›": ">"
+        case "▲": "^"
+        case "▼": "v"
+        case "•": "+"
+        case "≈": "="
+        case "█": "_"
+        case "⇄": "="
         default: character.isASCII ? character : "?"
         }
     }
