@@ -57,7 +57,10 @@ let package = Package(
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         // The terminal: draws TerminalKit buffers with ncurses, decodes keys and the mouse,
         // restores the terminal on quit, signals and errors.
-        .target(name: "NcursesBackend", dependencies: ["CNcurses", "TerminalKit", "DashboardUI"]),
+        .target(name: "NcursesBackend", dependencies: ["CNcurses", "TerminalGuard", "TerminalKit", "DashboardUI"]),
+        // Gives the terminal back if the process dies of a fatal signal (C: the handler must be
+        // async-signal-safe).
+        .target(name: "TerminalGuard"),
         // The embedding API: run the dashboard in a program's terminal, or get its report.
         .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardUI",
                                                 "TerminalKit", "NcursesBackend"]),

@@ -1,4 +1,5 @@
 import CNcurses
+import TerminalGuard
 import DashboardUI
 import TerminalKit
 #if canImport(Glibc)
@@ -35,9 +36,11 @@ public final class NcursesTerminal {
         }
         setlocale(LC_ALL, "")
         SignalWatch.install()
+        opscope_install_crash_guard()
         screen = opscope_newterm()
         guard screen != nil else {
             SignalWatch.uninstall()
+            opscope_remove_crash_guard()
             throw TerminalUnavailable("TERM '\(term)' is not known to this system's terminfo (install ncurses-term, or use TERM=xterm-256color)")
         }
         running = true
@@ -97,6 +100,7 @@ public final class NcursesTerminal {
         if let screen { delscreen(screen) }
         screen = nil
         SignalWatch.uninstall()
+        opscope_remove_crash_guard()
         opscope_flush_stdout()
     }
 

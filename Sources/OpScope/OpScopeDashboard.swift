@@ -214,6 +214,10 @@ struct Session {
                 if frozen == nil { dirty = true }
             }
             if dirty, now &- lastFrame >= frameInterval || fullRedraw {
+                // For the reliability tests only: a trap while the dashboard owns the terminal.
+                if lastFrame != 0, ProcessInfo.processInfo.environment["OPSCOPE_TEST_TRAP"] == "1" {
+                    fatalError("OPSCOPE_TEST_TRAP: a trap while the dashboard draws")
+                }
                 let shown = frozen ?? model
                 dashboard.keepSelectionValid(shown)
                 let (buffer, map) = screen.compose(shown, dashboard, width: terminal.size.width, height: terminal.size.height)

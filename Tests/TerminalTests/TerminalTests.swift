@@ -126,15 +126,27 @@ struct TerminalTests {
         expectSaneTerminal(after)
     }
 
+    @Test("a trap while the dashboard draws: the terminal is given back before the crash report")
+    func trap() {
+        // Swift's backtracer is off here only to keep the test short (a debug build's backtrace
+        // takes 10-20 s); with it on, the guard runs first and then hands over (exit 132 by hand).
+        let tmux = Tmux("SWIFT_BACKTRACE=enable=no OPSCOPE_TEST_TRAP=1 \(Tmux.opscope) demo pipeline 2>/dev/null")
+        let after = tmux.wait(seconds: 40, for: "the exit") { $0.contains("EXIT=") && $0.contains("speed") }
+        #expect(!after.contains("EXIT=0"), "the trap should end the program")
+        #expect(!after.contains("F10Quit"), "the dashboard is gone from the screen")
+        expectSaneTerminal(after)
+    }
+
     @Test("no terminal, TERM=dumb, unknown demo, bad option: one line and exit status 2")
     func refusals() {
         let piped = Tmux.run(["sh", "-c", "\(Tmux.opscope) demo pipeline > /dev/null 2>/tmp/opscope-err.txt; echo $?"]).output
         #expect(piped.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
         let message = (try? String(contentsOfFile: "/tmp/opscope-err.txt", encoding: .utf8)) ?? ""
         #expect(message.hasPrefix("opscope: standard output is not a terminal") && message.split(separator: "\n").count == 1)
-        let tmux = Tmux("TERM=dumb \(Tmux.opscope) demo 2>&1; echo DUMB=$?; \(Tmux.opscope) demo nope 2>&1; echo NOPE=$?; \(Tmux.opscope) --fps 0 2>&1")
+        let tmux = Tmux("TERM=dumb \(Tmux.opscope) demo 2>&1; echo DUMB=$?; env -u TERM \(Tmux.opscope) demo 2>&1; echo UNSET=$?; \(Tmux.opscope) demo nope 2>&1; echo NOPE=$?; \(Tmux.opscope) --fps 0 2>&1")
         let screen = tmux.wait(for: "the refusals") { $0.contains("EXIT=") }
         #expect(screen.contains("opscope: TERM is 'dumb'") && screen.contains("DUMB=2"))
+        #expect(screen.contains("opscope: TERM is not set") && screen.contains("UNSET=2"))
         #expect(screen.contains("opscope: unknown demo 'nope'") && screen.contains("NOPE=2"))
         #expect(screen.contains("opscope: --fps must be between 1 and 120, got 0") && screen.contains("EXIT=2"))
         for (arguments, message) in [("report stuck --after -1", "--after must be between 0 and 3600 seconds, got -1.0"),
