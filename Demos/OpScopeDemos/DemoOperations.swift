@@ -1,16 +1,19 @@
 import Foundation
 import OperationBridge
 
-/// Work that takes a while on the calling thread (a synchronous operation's `main`).
-final class BusyOperation: ObservableOperation, @unchecked Sendable {
-    private let seconds: Double
+/// A named synchronous demo operation that takes `seconds` (the subclasses differ in `main`).
+class TimedOperation: ObservableOperation, @unchecked Sendable {
+    let seconds: Double
 
     init(_ name: String, seconds: Double) {
         self.seconds = seconds
         super.init()
         self.name = name
     }
+}
 
+/// Work that takes a while on the calling thread (a synchronous operation's `main`).
+final class BusyOperation: TimedOperation, @unchecked Sendable {
     override func main() {
         // Checks isCancelled while it works, as a well-behaved operation does.
         let end = Date().addingTimeInterval(seconds)
@@ -18,6 +21,21 @@ final class BusyOperation: ObservableOperation, @unchecked Sendable {
             if isCancelled { return }
             Thread.sleep(forTimeInterval: min(0.02, max(0, end.timeIntervalSinceNow)))
         }
+    }
+}
+
+/// The classic mistake: `main()` only starts the asynchronous work and returns, so the operation
+/// finishes at once and its dependents run before the work is done.
+final class FireAndForgetOperation: TimedOperation, @unchecked Sendable {
+    override func main() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {}
+    }
+}
+
+/// Ignores `isCancelled`: keeps working for its whole duration after a cancel.
+final class StubbornOperation: TimedOperation, @unchecked Sendable {
+    override func main() {
+        Thread.sleep(forTimeInterval: seconds)
     }
 }
 
@@ -37,22 +55,6 @@ final class NetworkOperation: ObservableAsyncOperation, @unchecked Sendable {
     }
 }
 
-/// The classic mistake: `main()` only starts the asynchronous work and returns, so the operation
-/// finishes at once and its dependents run before the work is done.
-final class FireAndForgetOperation: ObservableOperation, @unchecked Sendable {
-    private let seconds: Double
-
-    init(_ name: String, seconds: Double) {
-        self.seconds = seconds
-        super.init()
-        self.name = name
-    }
-
-    override func main() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {}
-    }
-}
-
 /// An asynchronous operation whose work never calls `finish()`: its dependents wait forever.
 final class NeverFinishingOperation: ObservableAsyncOperation, @unchecked Sendable {
     init(_ name: String) {
@@ -61,19 +63,4 @@ final class NeverFinishingOperation: ObservableAsyncOperation, @unchecked Sendab
     }
 
     override func execute() {}
-}
-
-/// Ignores `isCancelled`: keeps working for its whole duration after a cancel.
-final class StubbornOperation: ObservableOperation, @unchecked Sendable {
-    private let seconds: Double
-
-    init(_ name: String, seconds: Double) {
-        self.seconds = seconds
-        super.init()
-        self.name = name
-    }
-
-    override func main() {
-        Thread.sleep(forTimeInterval: seconds)
-    }
 }

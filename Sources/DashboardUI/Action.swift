@@ -27,6 +27,9 @@ public struct ScreenMap: Sendable, Equatable {
     /// The table's body rows and the operation on each.
     public var tableBody = Rect(x: 0, y: 0, width: 0, height: 0)
     public var tableIDs: [OperationID] = []
+    /// The table's first visible row: the next frame scrolls from there, so the selection moves
+    /// within the view instead of the view jumping.
+    public var tableOffset = 0
     /// Each pane's area.
     public var panes: [ViewState.Pane: Rect] = [:]
     /// Operations drawn in the graph pane: cell ranges per row.
@@ -35,7 +38,7 @@ public struct ScreenMap: Sendable, Equatable {
     public init() {}
 
     public static func == (lhs: ScreenMap, rhs: ScreenMap) -> Bool {
-        lhs.tableBody == rhs.tableBody && lhs.tableIDs == rhs.tableIDs && lhs.panes == rhs.panes
+        lhs.tableBody == rhs.tableBody && lhs.tableIDs == rhs.tableIDs && lhs.tableOffset == rhs.tableOffset && lhs.panes == rhs.panes
             && lhs.graphNodes.map(\.operation) == rhs.graphNodes.map(\.operation)
             && lhs.graphNodes.map(\.rect) == rhs.graphNodes.map(\.rect)
     }

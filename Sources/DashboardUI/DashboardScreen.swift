@@ -42,7 +42,7 @@ public struct DashboardScreen: Sendable {
         }
         if state.showHelp { HelpOverlay(theme: theme).render(into: &buffer, area: main) }
         // `--ascii`: one last pass, so that no view can leak a Unicode character.
-        if !theme.unicode { buffer.mapCharacters(GraphCanvasASCII.map) }
+        if !theme.unicode { buffer.mapCharacters(GraphCanvas.ascii) }
         return (buffer, map)
     }
 
@@ -110,7 +110,7 @@ public struct DashboardScreen: Sendable {
         if state.showDetail {
             map.panes[.graph] = right
             let inner = frame(.graph, "Details").render(into: &buffer, area: right)
-            DetailView(theme: theme).render(model, state, into: &buffer, area: inner)
+            DetailView(theme: theme).render(model, state, warnings: warnings, into: &buffer, area: inner)
             return
         }
         var graphArea = right

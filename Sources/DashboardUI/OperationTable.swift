@@ -56,7 +56,7 @@ struct OperationTable {
         }
         let visible = max(0, area.height - 1)
         let selectedIndex = state.selection.flatMap { ids.firstIndex(of: $0) }
-        let offset = TableView.scrolledOffset(selected: selectedIndex, offset: state.tableOffset, visibleRows: visible, count: ids.count)
+        let offset = TableView.scrolledOffset(selected: selectedIndex, offset: dashboard.map.tableOffset, visibleRows: visible, count: ids.count)
         let shown = Array(ids[min(offset, ids.count)..<min(ids.count, offset + visible)])
         let now = model.now
         let rows: [[TextBlock.Span]] = shown.map { id in
@@ -86,13 +86,14 @@ struct OperationTable {
                 case .run: cells.append(.init(run))
                 }
             }
-            return theme.unicode ? cells : cells.map { TextBlock.Span(String($0.text.map(GraphCanvasASCII.map)), $0.style) }
+            return theme.unicode ? cells : cells.map { TextBlock.Span(String($0.text.map(GraphCanvas.ascii)), $0.style) }
         }
         let table = TableView(columns: columns, rows: rows, selected: selectedIndex.map { $0 - offset }, offset: 0,
                               headerStyle: theme.header.with(.underline))
         table.render(into: &buffer, area: area)
         map.tableBody = Rect(x: area.x, y: area.y + 1, width: area.width, height: visible)
         map.tableIDs = shown
+        map.tableOffset = offset
         if ids.isEmpty {
             let message = state.filter.isEmpty ? "no operations yet" : "nothing matches /\(state.filter)  (Esc clears)"
             buffer.write(message, x: area.x + 1, y: area.y + 1, style: theme.dim, clip: area)

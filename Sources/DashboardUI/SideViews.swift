@@ -7,7 +7,7 @@ import TerminalKit
 struct DetailView {
     let theme: Theme
 
-    func render(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect) {
+    func render(_ model: DashboardModel, _ state: ViewState, warnings: [Warning], into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         guard let id = state.selection, let record = model.operations[id] else {
             buffer.write("no operation selected", x: area.x, y: area.y, style: theme.dim, clip: area)
@@ -37,7 +37,7 @@ struct DetailView {
             lines.append([.init("Why is it not running?", theme.header)])
             for line in wrap(diagnosis.message, area.width) { lines.append([.init(line, theme.warning)]) }
         }
-        for warning in model.warnings() where warning.operation == id {
+        for warning in warnings where warning.operation == id {
             lines.append([.init("! ", theme.error)] + [.init(warning.message, theme.error)])
         }
         lines.append([])

@@ -43,11 +43,6 @@ public struct Theme: Sendable {
     /// A state glyph, or its ASCII stand-in.
     public func glyph(state: OperationState, cancelled: Bool, inCycle: Bool = false) -> String {
         let symbol = StateGlyph.glyph(state: state, cancelled: cancelled, inCycle: inCycle)
-        return unicode ? String(symbol) : String(GraphCanvasASCII.map(symbol))
+        return unicode ? String(symbol) : String(GraphCanvas.ascii(symbol))
     }
-}
-
-/// The `--ascii` mapping (one table, shared with the graph canvas).
-enum GraphCanvasASCII {
-    static func map(_ character: Character) -> Character { GraphCanvas.ascii(character) }
 }

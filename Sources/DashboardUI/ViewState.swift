@@ -73,8 +73,6 @@ public struct ViewState: Sendable, Equatable {
     /// Rows scrolled in the detail / warnings panes.
     public var detailOffset = 0
     public var warningsOffset = 0
-    /// The table's first visible row (kept stable between frames).
-    public var tableOffset = 0
 
     public init() {}
 }

@@ -200,7 +200,7 @@ struct Session {
             if !dashboard.state.paused { frozen = nil }
             // Events: drain what is there (the buffer is bounded; a loss re-synchronises).
             let batch = monitor.drainEvents(limit: 16_384)
-            if model.apply(batch) { model.resync(from: monitor.snapshot()) }
+            model.apply(batch, resyncFrom: monitor.snapshot)
             let now = monitor.now()
             if !batch.events.isEmpty, frozen == nil { dirty = true }
             if !batch.events.isEmpty { lastActivity = now }
@@ -245,7 +245,7 @@ extension OpScopeDashboard {
         model.resync(from: monitor.snapshot())
         let deadline = Date().addingTimeInterval(max(0, seconds))
         repeat {
-            if model.apply(monitor.drainEvents(limit: 65_536)) { model.resync(from: monitor.snapshot()) }
+            model.apply(monitor.drainEvents(limit: 65_536), resyncFrom: monitor.snapshot)
             if Date() >= deadline { break }
             Outcome.pause(min(0.05, max(0, deadline.timeIntervalSinceNow)))
         } while true
@@ -253,6 +253,3 @@ extension OpScopeDashboard {
         return model.report()
     }
 }
-
-/// The reason the dashboard cannot start here (standard output not a terminal, TERM unusable).
-public typealias TerminalUnavailableError = TerminalUnavailable

@@ -87,10 +87,7 @@ public final class LiveReducer: @unchecked Sendable {
             expected = event.sequence &+ 1
         }
         seen += batch.events.count
-        if model.apply(batch) {
-            model.resync(from: monitor.snapshot())
-            resyncs += 1
-        }
+        if model.apply(batch, resyncFrom: monitor.snapshot) { resyncs += 1 }
         return batch.events.count
     }
 
@@ -159,6 +156,18 @@ extension RunResult {
         modelUnfinished = model.operations.values.filter { $0.state != .finished }.count
         retainedInModel = model.operations.count
         peakRSSKilobytes = peakResidentKilobytes()
+    }
+
+    /// What must hold after any run: every operation released, every accepted event seen in
+    /// order, no operation left unfinished in the model, drops answered by a re-sync.
+    func sharedProblems() -> [String] {
+        var problems: [String] = []
+        if released != created { problems.append("\(created - released) operations never released") }
+        if seen != accepted { problems.append("the model saw \(seen) of \(accepted) accepted events") }
+        if gaps != 0 { problems.append("\(gaps) gaps in the sequence numbers the model saw") }
+        if modelUnfinished != 0 { problems.append("\(modelUnfinished) operations still unfinished in the model (ghost states)") }
+        if dropped > 0, resyncs == 0 { problems.append("\(dropped) events dropped but the model never re-synchronised") }
+        return problems
     }
 }
 
@@ -257,18 +266,12 @@ public struct SoakRun: Sendable {
     }
 
     private func check(_ result: RunResult) -> [String] {
-        var problems: [String] = []
+        var problems = result.sharedProblems()
         if result.created != operations { problems.append("created \(result.created), expected \(operations)") }
-        if result.released != result.created { problems.append("\(result.created - result.released) operations never released") }
-        if result.seen != result.accepted { problems.append("the model saw \(result.seen) of \(result.accepted) accepted events") }
-        if result.gaps != 0 { problems.append("\(result.gaps) gaps in the sequence numbers the model saw") }
-        if result.modelUnfinished != 0 { problems.append("\(result.modelUnfinished) operations still unfinished in the model (ghost states)") }
         if result.dropped == 0 {
             // Nothing dropped: the model's totals must be exactly what was submitted.
             if result.modelFinished != operations { problems.append("model finished \(result.modelFinished), submitted \(operations)") }
             if result.modelCancelled != result.cancelled { problems.append("model cancelled \(result.modelCancelled), cancelled \(result.cancelled)") }
-        } else if result.resyncs == 0 {
-            problems.append("\(result.dropped) events dropped but the model never re-synchronised")
         }
         return problems
     }

@@ -138,11 +138,7 @@ public struct StressRun: Sendable {
         result.commands = commands.load(ordering: .relaxed)
         result.refused = refused.load(ordering: .relaxed)
         if stalled { result.problems.append("no progress for \(stallSeconds) s: deadlock") }
-        if result.released != result.created { result.problems.append("\(result.created - result.released) operations never released") }
-        if result.seen != result.accepted { result.problems.append("the model saw \(result.seen) of \(result.accepted) accepted events") }
-        if result.gaps != 0 { result.problems.append("\(result.gaps) gaps in the sequence numbers the model saw") }
-        if result.modelUnfinished != 0 { result.problems.append("\(result.modelUnfinished) operations still unfinished in the model (ghost states)") }
-        if result.dropped > 0, result.resyncs == 0 { result.problems.append("events dropped but the model never re-synchronised") }
+        result.problems += result.sharedProblems()
         if result.commands == 0 { result.problems.append("no command was performed") }
         return result
     }

@@ -203,6 +203,27 @@ struct KeyTests {
         #expect(noMouse.state.selection == 1)
     }
 
+    @Test("the table scrolls like a list: moving up from the bottom moves the selection, not the view")
+    func scrolling() {
+        var script = EventScript()
+        script.queue(1, "q")
+        for id in 1...80 { script.add(id, queue: 1, "op-\(id)") }
+        let many = script.model()
+        var dashboard = Dashboard()
+        dashboard.keepSelectionValid(many)
+        let screen = DashboardScreen()
+        func frame() { dashboard.map = screen.compose(many, dashboard, width: 120, height: 40).1 }
+        frame()
+        _ = dashboard.handle(.end, model: many)
+        frame()
+        let firstShown = dashboard.map.tableIDs.first
+        #expect(dashboard.map.tableIDs.last == 80)
+        _ = dashboard.handle(.up, model: many)
+        frame()
+        #expect(dashboard.state.selection == 79)
+        #expect(dashboard.map.tableIDs.first == firstShown, "the view jumped")
+    }
+
     @Test("random keys never break the invariants: selection exists, commands name live ids")
     func fuzz() {
         var random = SystemRandomNumberGenerator()

@@ -68,6 +68,15 @@ public struct DashboardModel: Sendable {
         return lost
     }
 
+    /// Applies a batch and, when events were lost, re-synchronises from `snapshot()` at once: what
+    /// every consumer of a live monitor does. Returns true if it re-synchronised.
+    @discardableResult
+    public mutating func apply(_ batch: EventBatch, resyncFrom snapshot: () -> MonitorSnapshot) -> Bool {
+        guard apply(batch) else { return false }
+        resync(from: snapshot())
+        return true
+    }
+
     /// Moves the model's clock forward (retention) without an event.
     public mutating func advance(to time: UInt64) {
         if time > now { now = time }
