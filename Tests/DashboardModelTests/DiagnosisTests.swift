@@ -141,9 +141,14 @@ struct DiagnosisTests {
         queue.isSuspended = false
         #expect(live.sync { $0.operations.values.contains { $0.name == "other" && $0.state == .finished } })
         let ids = try ids(live, ["stuck"])
-        let diagnosis = try #require(live.model.diagnosis(of: ids[0]))
+        // Right after the last dependency finished it is only the moment before the ready event...
+        #expect(live.model.diagnosis(of: ids[0])?.kind == .waitingOnDependencies)
+        #expect(!live.model.warnings().contains { $0.kind == .notReadyWithoutDependencies })
+        // ...past the grace it is reported.
+        let later = live.model.now + live.model.configuration.notReadyGrace + 1_000_000
+        let diagnosis = try #require(live.model.diagnosis(of: ids[0], now: later))
         #expect(diagnosis.kind == .notReadyWithoutDependencies)
-        #expect(live.model.warnings().contains { $0.kind == .notReadyWithoutDependencies && $0.operation == ids[0] })
+        #expect(live.model.warnings(now: later).contains { $0.kind == .notReadyWithoutDependencies && $0.operation == ids[0] })
         stuck.cancel()
         queue.waitUntilAllOperationsAreFinished()
     }

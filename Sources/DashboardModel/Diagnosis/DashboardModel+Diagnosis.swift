@@ -112,6 +112,11 @@ struct DiagnosisContext {
     private mutating func dependencyCause(_ record: OperationRecord) -> Cause {
         let unfinished = record.dependencies.filter { (model.operations[$0]?.state ?? .finished) != .finished }
         guard !unfinished.isEmpty else {
+            if !model.isStuckNotReady(record.id, now: now) {
+                return Cause(kind: .waitingOnDependencies, blockers: [], chain: [record.id], root: record.id, queue: record.queue,
+                             text: "\(record.label): its last dependency has just finished; Foundation makes it ready next",
+                             severity: 5, since: record.addedAt)
+            }
             return Cause(kind: .notReadyWithoutDependencies, blockers: [], chain: [record.id], root: record.id,
                          queue: record.queue,
                          text: "\(record.label) is not ready although none of its dependencies is unfinished "

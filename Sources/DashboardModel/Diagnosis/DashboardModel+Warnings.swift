@@ -1,6 +1,23 @@
 import OperationEvents
 
 extension DashboardModel {
+    /// A pending, uncancelled operation of an observed queue whose dependencies have all finished,
+    /// still not ready `notReadyGrace` after the last of them finished: Foundation lost count
+    /// (or a custom `isReady` says no). Within the grace it is only the moment before the ready
+    /// event. Warnings and diagnoses both ask here.
+    func isStuckNotReady(_ id: OperationID, now: UInt64) -> Bool {
+        guard let (state, cancelled, observation, queue, addedAt, dependencies) = operations.read(id, {
+            ($0.state, $0.isCancelled, $0.observation, $0.queue, $0.addedAt, $0.dependencies)
+        }), state == .pending, !cancelled, observation != .sampled, queue != nil else { return false }
+        var since = addedAt
+        for dependency in dependencies {
+            guard let (dependencyState, finishedAt) = operations.read(dependency, { ($0.state, $0.finishedAt) }) else { continue }
+            if dependencyState != .finished { return false }
+            since = max(since, finishedAt ?? since)
+        }
+        return now >= since && now - since > configuration.notReadyGrace
+    }
+
     /// The current warnings: cycles and dropped events first, then per operation in id order.
     public func warnings(now: UInt64? = nil) -> [Warning] {
         let now = now ?? self.now
@@ -19,8 +36,7 @@ extension DashboardModel {
                 && ((record.pointee.isAsynchronous && (record.pointee.runTime(now: now) ?? 0) > configuration.longAsynchronousExecution)
                     || record.pointee.isCancelled)
             let unsignalled = record.pointee.unsignalledFinish && record.pointee.state != .finished
-            let notReady = record.pointee.state == .pending && !record.pointee.isCancelled && record.pointee.observation != .sampled && record.pointee.queue != nil
-                && record.pointee.dependencies.allSatisfy { (operations.read($0, { $0.state }) ?? .finished) == .finished }
+            let notReady = record.pointee.state == .pending && isStuckNotReady(record.pointee.id, now: now)
             if executingTooLong || unsignalled || notReady { flagged.append(record.pointee.id) }
         }
         for id in flagged.sorted() {
@@ -44,9 +60,7 @@ extension DashboardModel {
                     }
                 }
             }
-            if record.state == .pending, !record.isCancelled, !isInCycle(record.id), record.observation != .sampled,
-               record.queue != nil,
-               record.dependencies.allSatisfy({ (operations.read($0, { $0.state }) ?? .finished) == .finished }) {
+            if record.state == .pending, !isInCycle(record.id), isStuckNotReady(record.id, now: now) {
                 result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
                                       message: "\(label) is not ready although none of its dependencies is unfinished (a custom isReady, or Foundation lost count after removeDependency)"))
             }

@@ -9,6 +9,10 @@ public struct ModelConfiguration: Sendable, Equatable {
     /// Warn when a cancelled operation is still executing after this long (ns).
     public var cancelledStillExecuting: UInt64 = 2_000_000_000
     /// Key changes kept per operation for the detail pane.
+    /// How long (ns) a pending operation whose dependencies all finished may stay not ready
+    /// before it is reported: the ready event follows the last finish, and a report taken in
+    /// between must not call that moment a problem.
+    public var notReadyGrace: UInt64 = 1_000_000_000
     public var historyLimit = 12
     /// Seconds of throughput history per queue.
     public var throughputWindowSeconds = 10
