@@ -9,19 +9,17 @@ final class Tmux {
     private(set) var failed = false
 
     /// Runs a command and returns its standard output (and whether it exited with 0).
+    /// Gives up (and kills the command) after `timeout` seconds; see `ChildProcess`.
     @discardableResult
-    static func run(_ arguments: [String]) -> (output: String, ok: Bool) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return ("", false) }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus == 0)
+    static func run(_ arguments: [String], timeout: Double = 30) -> (output: String, ok: Bool) {
+        let arguments = arguments.first == "tmux" ? ["tmux", "-L", socket] + arguments.dropFirst() : arguments
+        let result = ChildProcess.run(arguments, timeout: timeout)
+        if result.timedOut { Issue.record("\(arguments.joined(separator: " ")) did not finish in \(timeout) s") }
+        return (result.output, result.status == 0)
     }
+
+    /// A tmux server of the tests' own, so that they neither use nor disturb the person's.
+    static let socket = "opscope-tests-\(getpid())"
 
     /// The opscope binary built next to the test bundle.
     static var opscope: String {
