@@ -31,7 +31,8 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        .testTarget(name: "OperationBridgeTests", dependencies: ["OperationBridge", "OperationEvents"]),
+        .testTarget(name: "OperationBridgeTests", dependencies: ["OperationBridge", "OperationEvents"],
+                    exclude: ["Support/README.md"]),
         // A pure reducer over events: store, graph and layouts, scheduling order, diagnosis,
         // warnings, statistics, report. Imports no bridge and no view.
         .target(
@@ -52,7 +53,9 @@ let package = Package(
         // Views, key bindings and the screen composer: reads the model, returns commands, draws
         // into TerminalKit buffers. No ncurses, no bridge.
         .target(name: "DashboardUI", dependencies: ["DashboardModel", "OperationEvents", "TerminalKit"]),
-        .testTarget(name: "DashboardUITests", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"]),
+        .testTarget(name: "DashboardUITests", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"],
+                    // Read from the source tree by path (and re-recorded there), not bundled.
+                    exclude: ["__Snapshots__"]),
         // ncursesw (apt: libncurses-dev). Only NcursesBackend imports it.
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         // The terminal: draws TerminalKit buffers with ncurses, decodes keys and the mouse,

@@ -32,7 +32,7 @@ extension MonitorCore {
         if let barrier = targets.first(where: { $0.operation == nil }) {
             throw CommandError(.unsupported, "\(barrier.id) is a barrier block; only cancel-all of its queue cancels it")
         }
-        detachUnfinishedDependencies(targets.compactMap(\.operation))
+        detachDependencies(targets.compactMap(\.operation))
         for target in targets { target.operation?.cancel() }
         var hooked: [SamplingWindow.Entry] = []
         var sampled: [OperationID] = []
@@ -56,17 +56,23 @@ extension MonitorCore {
         return CommandReceipt(message: "cancelled \(names)", operations: targets.map(\.id))
     }
 
-    /// Before a command cancels operations: removes each one's unfinished dependencies.
+    /// Before a command cancels operations: removes each one's dependencies.
     ///
     /// Foundation on Linux keeps a dependent in its dependency's list, unretained, after the
     /// dependent was cancelled and finished early; when the dependency finishes it touches the
     /// dependent again, freed or already unlinked from its queue, and the process crashes
     /// (reproduced with plain BlockOperations, with `cancel()` and with `cancelAllOperations()`).
     /// Removing the dependency first unlinks it; `cancel()` then makes the operation ready, and
-    /// it finishes as cancelled, as it would have. Reads app getters: never under a lock.
-    func detachUnfinishedDependencies(_ operations: [Operation]) {
+    /// it finishes as cancelled, as it would have.
+    ///
+    /// Finished dependencies are removed too: `isFinished` turns true before Foundation walks
+    /// the finished operation's dependents, and a dependent cancelled, run and released in that
+    /// window crashed the process the same way (seen about once in four test runs). Removing
+    /// waits for that walk (it takes the same lock), so afterwards nothing refers to the
+    /// dependent unretained. Reads app getters: never under a lock.
+    func detachDependencies(_ operations: [Operation]) {
         for operation in operations where !operation.isFinished {
-            for dependency in operation.dependencies where !dependency.isFinished {
+            for dependency in operation.dependencies {
                 operation.removeDependency(dependency)
             }
         }
@@ -158,11 +164,11 @@ extension MonitorCore {
         try refuseMainQueue(entry, "cancelAllOperations()")
         let count = queue.operationCount
         // Not `cancelAllOperations()`: it would also cancel operations added while it runs,
-        // before their dependencies could be detached (see `detachUnfinishedDependencies`);
+        // before their dependencies could be detached (see `detachDependencies`);
         // the queue's operations at this moment are cancelled one by one instead.
         emit(.queueCancelledAll(queue: id))
         let members = queue.operations
-        detachUnfinishedDependencies(members)
+        detachDependencies(members)
         for member in members { member.cancel() }
         if let observed = queue as? ObservedOperationQueue { didCancelAll(in: observed) }
         return CommandReceipt(message: "cancelled all \(count) operation\(count == 1 ? "" : "s") of \(id)")

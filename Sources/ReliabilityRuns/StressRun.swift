@@ -12,6 +12,8 @@ public struct StressRun: Sendable {
     public var adders = 4
     public var queues = 3
     public var stallSeconds = 10.0
+    /// Whether an operation may depend on the previous one added by its thread in another queue.
+    public var crossQueueChains = true
     /// Which commands the random commander sends (0-9 as in `run`; all by default).
     public var commandKinds = Set(0..<10)
 
@@ -48,9 +50,7 @@ public struct StressRun: Sendable {
                     while !stop.load(ordering: .relaxed) {
                         let index = (adder + Int.random(in: 0..<queueList.count, using: &random)) % queueList.count
                         let queue = queueList[index]
-                        // Chains stay within a queue: cancelling an operation whose dependency
-                        // sits in another queue can crash Foundation on Linux (see RELIABILITY.md).
-                        if index != previousQueue { previous = nil }
+                        if !crossQueueChains, index != previousQueue { previous = nil }
                         previousQueue = index
                         if queue.operationCount > 400 {
                             Thread.sleep(forTimeInterval: 0.001)

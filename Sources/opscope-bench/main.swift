@@ -184,8 +184,12 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Command kinds to send, comma-separated 0-9 (0-2 cancel, 3 cancel unknown, 4 cancel all, 5-6 suspend/resume, 7 max concurrency, 8-9 add work).")
     var kinds: String?
 
+    @Flag(help: "Keep each adder's chains within one queue (by default a chain may cross queues).")
+    var chainsWithinQueue = false
+
     func run() throws {
         var stress = StressRun(seconds: seconds)
+        stress.crossQueueChains = !chainsWithinQueue
         if let kinds { stress.commandKinds = Set(kinds.split(separator: ",").compactMap { Int($0) }) }
         let result = stress.run()
         print(result)
