@@ -21,6 +21,8 @@ struct LinkFlags: OptionSet, Sendable {
     static let queued = LinkFlags(rawValue: 1 << 6)
     /// `addDependency` was called at least once, so `dependencies` is worth reading.
     static let hasDependencies = LinkFlags(rawValue: 1 << 7)
+    /// A thread is updating and reporting `ready` (a one-bit lock, see `ObservableOperation.refreshReady`).
+    static let readyChanging = LinkFlags(rawValue: 1 << 15)
     /// `cancel()` was called (set before Foundation's cancel runs).
     static let cancelRequested = LinkFlags(rawValue: 1 << 11)
 

@@ -41,6 +41,7 @@ extension MonitorCore {
     }
 
     private func snapshotOperations(of queue: ObservedOperationQueue) -> [OperationInfo] {
+        queue.settleAdds()
         let serial = queue.maxConcurrentOperationCount == 1
         let members = queue.operations
         let hooked: [(id: OperationID, effective: OperationPriority)?] = withRegistry { registry in

@@ -40,7 +40,8 @@ open class ObservableOperation: Operation, @unchecked Sendable {
     /// reported whenever it changes. Not overridable: gate work with dependencies instead.
     public final override var isReady: Bool {
         let ready = super.isReady
-        noteReady(ready)
+        let flags = LinkFlags(rawValue: linkFlags.load(ordering: .acquiring))
+        if flags.contains(.ready) != ready, !flags.contains(.finished) { refreshReady() }
         return ready
     }
 
@@ -146,36 +147,67 @@ open class ObservableOperation: Operation, @unchecked Sendable {
     }
 
     /// Keeps the ready bit current (registered or not) and reports a change once registered.
-    func noteReady(_ ready: Bool) {
-        var flags = currentFlags
-        while flags.contains(.ready) != ready, !flags.contains(.finished) {
-            let next = ready ? flags.union(.ready) : flags.subtracting(.ready)
-            let (won, current) = linkFlags.compareExchange(
-                expected: flags.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
-            if won {
-                if flags.contains(.registered) {
-                    linkHandle?._withUnsafeGuaranteedRef { $0.emit(.ready(operation: OperationID(linkID), isReady: ready)) }
+    ///
+    /// Several threads read `isReady` at once (the adding thread, the thread finishing the last
+    /// dependency, the queue's scheduler). A reader holding a value read before a change must
+    /// not report it after the change: that left a dependent "not ready" in the report after its
+    /// dependency finished. So the value is re-read, set and reported under a one-bit lock; the
+    /// last holder always reports what Foundation says at that moment.
+    func refreshReady() {
+        withReadyLock {
+            let ready = super.isReady
+            var flags = currentFlags
+            while flags.contains(.ready) != ready, !flags.contains(.finished) {
+                let next = ready ? flags.union(.ready) : flags.subtracting(.ready)
+                let (won, current) = linkFlags.compareExchange(
+                    expected: flags.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
+                if won {
+                    if flags.contains(.registered) {
+                        linkHandle?._withUnsafeGuaranteedRef { $0.emit(.ready(operation: OperationID(linkID), isReady: ready)) }
+                    }
+                    return
                 }
-                return
+                flags = LinkFlags(rawValue: current)
             }
-            flags = LinkFlags(rawValue: current)
         }
     }
 
-    /// Publishes the link: sets `.registered` (with `extra`) over `announced`, the flags the
-    /// announcement was made from. If readiness changed meanwhile, the change is reported now.
-    func register(announced: LinkFlags, adding extra: LinkFlags) {
-        var expected = announced
+    /// Runs `body` holding the `readyChanging` bit. Held for a few instructions and one
+    /// Foundation getter (which never calls back into this operation), so a spin suffices.
+    private func withReadyLock(_ body: () -> Void) {
+        var flags = LinkFlags(rawValue: linkFlags.load(ordering: .relaxed))
         while true {
-            let next = expected.subtracting(.priorityMask).union(extra).union(.registered)
+            if flags.contains(.readyChanging) {
+                sched_yield()
+                flags = LinkFlags(rawValue: linkFlags.load(ordering: .relaxed))
+                continue
+            }
             let (won, current) = linkFlags.compareExchange(
-                expected: expected.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
+                expected: flags.rawValue, desired: flags.union(.readyChanging).rawValue, ordering: .acquiringAndReleasing)
             if won { break }
-            expected = LinkFlags(rawValue: current)
+            flags = LinkFlags(rawValue: current)
         }
-        if expected.contains(.ready) != announced.contains(.ready) {
-            let ready = expected.contains(.ready)
-            linkHandle?._withUnsafeGuaranteedRef { $0.emit(.ready(operation: OperationID(linkID), isReady: ready)) }
+        body()
+        linkFlags.bitwiseAnd(~LinkFlags.readyChanging.rawValue, ordering: .acquiringAndReleasing)
+    }
+
+    /// Publishes the link: sets `.registered` (with `extra`) over `announced`, the flags the
+    /// announcement was made from. If readiness changed meanwhile, the change is reported now
+    /// (under the ready lock, so that it cannot land after a newer one).
+    func register(announced: LinkFlags, adding extra: LinkFlags) {
+        withReadyLock {
+            var expected = LinkFlags(rawValue: linkFlags.load(ordering: .acquiring))
+            while true {
+                let next = expected.subtracting(.priorityMask).union(extra).union(.registered)
+                let (won, current) = linkFlags.compareExchange(
+                    expected: expected.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
+                if won { break }
+                expected = LinkFlags(rawValue: current)
+            }
+            if expected.contains(.ready) != announced.contains(.ready) {
+                let ready = expected.contains(.ready)
+                linkHandle?._withUnsafeGuaranteedRef { $0.emit(.ready(operation: OperationID(linkID), isReady: ready)) }
+            }
         }
     }
 

@@ -23,6 +23,8 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     /// `maxConcurrentOperationCount == 1`, kept here so every add need not take Foundation's lock.
     private let serial = Atomic<Bool>(false)
     private let barrierCount = Atomic<Int>(0)
+    /// Adds announced to the monitor and not yet handed to Foundation (see `settleAdds`).
+    private let addsInFlight = Atomic<Int>(0)
     private let barrierLock = NSLock()
     private var barriers: [BarrierRecord] = []
 
@@ -57,21 +59,28 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
 
     /// Adds an operation; the monitor sees it before Foundation does.
     open override func addOperation(_ op: Operation) {
+        addsInFlight.wrappingAdd(1, ordering: .relaxed)
         core.willEnqueue(op, in: self)
         super.addOperation(op)
+        addsInFlight.wrappingSubtract(1, ordering: .releasing)
     }
 
     /// Adds operations; the monitor sees them before Foundation does.
     @available(*, noasync, message: "Use addBarrierBlock or a dependent Operation instead")
     open override func addOperations(_ ops: [Operation], waitUntilFinished wait: Bool) {
+        addsInFlight.wrappingAdd(1, ordering: .relaxed)
         core.willEnqueue(ops, in: self)
-        super.addOperations(ops, waitUntilFinished: wait)
+        super.addOperations(ops, waitUntilFinished: false)
+        addsInFlight.wrappingSubtract(1, ordering: .releasing)
+        if wait { for op in ops { op.waitUntilFinished() } }
     }
 
     /// Adds operations for a command and returns the ids the monitor gave them.
     func addOperationsReportingIDs(_ ops: [Operation]) -> [OperationID] {
+        addsInFlight.wrappingAdd(1, ordering: .relaxed)
         let ids = core.willEnqueue(ops, in: self)
         super.addOperations(ops, waitUntilFinished: false)
+        addsInFlight.wrappingSubtract(1, ordering: .releasing)
         return ids
     }
 
@@ -90,6 +99,20 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
         let wrapped = core.registerBarrier(in: self, block: barrier)
         super.addBarrierBlock(wrapped)
+    }
+
+    /// Waits (briefly, at most `limit`) until no add is between its announcement and Foundation.
+    ///
+    /// A snapshot reads the event sequence first and the queue's operations after; an add
+    /// announced before that sequence but not yet in Foundation's list would be in neither,
+    /// and the model would never learn of the operation. Once the count has been zero at some
+    /// moment after the sequence was read, every earlier add is in the list.
+    func settleAdds(limit: Duration = .milliseconds(20)) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while addsInFlight.load(ordering: .acquiring) > 0, clock.now < deadline {
+            sched_yield()
+        }
     }
 
     /// Cancels every operation in the queue and reports it.

@@ -23,6 +23,8 @@ struct MicroBenchmark {
         report("BlockOperation init+start", plainBlockStart)
         report("BlockOperation init+start with armed sentinel", hookedStart)
         report("  floor: bare dependent, armed, fired, detached", foundationFloor)
+        report("  not exact: a completion block (runs later, elsewhere)", completionBlockStart)
+        report("  not exact: an appended execution block", executionBlockStart)
         report("emit one event (clock + push)", emitOnly)
         report("drain one event", drainOnly)
     }
@@ -92,6 +94,31 @@ struct MicroBenchmark {
             dependent.removeDependency(operation)
         }
         if dependent.fired == -1 { print(dependent.fired) }
+    }
+
+    /// The other per-operation signal Foundation gives: a completion block. It is dispatched to
+    /// a global queue after the finish (so it is late and unordered, not exact) and replaces
+    /// the app's own block. Timed until every block ran (CPU of all threads).
+    private func completionBlockStart() {
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            let operation = BlockOperation {}
+            group.enter()
+            operation.completionBlock = { group.leave() }
+            operation.start()
+        }
+        group.wait()
+    }
+
+    /// A `BlockOperation` runs its blocks in order, so an appended one runs at the end of
+    /// `main()`; but the app sees it in `executionBlocks`, a block it appends later runs after
+    /// it, and a cancelled operation never runs it.
+    private func executionBlockStart() {
+        for _ in 0..<count {
+            let operation = BlockOperation {}
+            operation.addExecutionBlock {}
+            operation.start()
+        }
     }
 
     private func emitOnly() {

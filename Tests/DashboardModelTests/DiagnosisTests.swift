@@ -171,4 +171,20 @@ struct DiagnosisTests {
             try #require(live.model.operations.values.first { $0.name == name }?.id, "no operation named \(name)")
         }
     }
+
+    @Test("a dependency the dashboard never saw is not taken as finished: no stuck warning, the diagnosis says so")
+    func unseenDependency() throws {
+        // A dashboard that attached after #5 was announced knows #11 only from a snapshot.
+        var script = EventScript()
+        script.queue(1, "parse", max: 2)
+        script.add(11, queue: 1, "parse-2", after: [5], ready: false)
+        var model = script.model()
+        let later = model.now + model.configuration.notReadyGrace * 5
+        model.advance(to: later)
+        #expect(!model.warnings().contains { $0.kind == .notReadyWithoutDependencies })
+        #expect(!model.report().hasProblem)
+        let diagnosis = try #require(model.diagnosis(of: 11))
+        #expect(diagnosis.kind == .waitingOnDependencies)
+        #expect(diagnosis.message.contains("waits on #5 (not seen by this dashboard"), "\(diagnosis.message)")
+    }
 }

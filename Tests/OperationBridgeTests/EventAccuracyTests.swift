@@ -219,3 +219,49 @@ extension OperationQueue {
         waitUntil(timeout: timeout) { operationCount == 0 }
     }
 }
+
+/// Readiness read by several threads at once must end on the value Foundation holds.
+@Suite("Readiness under races")
+struct ReadinessRaceTests {
+    @Test("a dependency finishing while its dependent is being added: the last ready event says ready")
+    func lastReadyEventWins() throws {
+        let monitor = OperationMonitor()
+        let log = EventLog(monitor)
+        let fast = ObservedOperationQueue(monitor: monitor, name: "fast")
+        // Suspended, so dependents stay where the race leaves them: only readiness is compared.
+        let held = ObservedOperationQueue(monitor: monitor, name: "held")
+        held.isSuspended = true
+        var dependents: [ObservableBlockOperation] = []
+        for _ in 0..<3_000 {
+            let dependency = ObservableBlockOperation {}
+            let dependent = ObservableBlockOperation {}
+            dependent.addDependency(dependency)
+            // The dependency may finish on a worker thread while the dependent is being enqueued
+            // (Foundation reads its isReady on both threads).
+            fast.addOperation(dependency)
+            held.addOperation(dependent)
+            dependents.append(dependent)
+        }
+        fast.waitUntilAllOperationsAreFinished()
+        log.drain()
+        // The last reported readiness of each operation, in event order.
+        var reported: [OperationID: Bool] = [:]
+        for event in log.events {
+            switch event.change {
+            case .operationAdded(let info): reported[info.id] = info.isReady
+            case .ready(let id, let value): reported[id] = value
+            default: break
+            }
+        }
+        var wrong: [OperationID] = []
+        for dependent in dependents {
+            let id = try #require(dependent.monitorID)
+            #expect(dependent.isReady)
+            if reported[id] != true { wrong.append(id) }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) dependents reported not ready after their dependency finished: \(wrong.prefix(5))")
+        held.cancelAllOperations()
+        held.isSuspended = false
+        held.waitUntilAllOperationsAreFinished()
+    }
+}

@@ -113,9 +113,13 @@ struct DiagnosisContext {
         let unfinished = record.dependencies.filter { (model.operations[$0]?.state ?? .finished) != .finished }
         guard !unfinished.isEmpty else {
             if !model.isStuckNotReady(record.id, now: now) {
+                let unseen = record.dependencies.filter { model.operations[$0] == nil }
+                let text = unseen.isEmpty
+                    ? "\(record.label): its last dependency has just finished; Foundation makes it ready next"
+                    : "\(record.label) waits on " + unseen.map(\.description).joined(separator: ", ")
+                        + " (not seen by this dashboard: added before it attached, or no longer retained)"
                 return Cause(kind: .waitingOnDependencies, blockers: [], chain: [record.id], root: record.id, queue: record.queue,
-                             text: "\(record.label): its last dependency has just finished; Foundation makes it ready next",
-                             severity: 5, since: record.addedAt)
+                             text: text, severity: 5, since: record.addedAt)
             }
             return Cause(kind: .notReadyWithoutDependencies, blockers: [], chain: [record.id], root: record.id,
                          queue: record.queue,

@@ -11,7 +11,9 @@ extension DashboardModel {
         }), state == .pending, !cancelled, observation != .sampled, queue != nil else { return false }
         var since = addedAt
         for dependency in dependencies {
-            guard let (dependencyState, finishedAt) = operations.read(dependency, { ($0.state, $0.finishedAt) }) else { continue }
+            // A dependency the model never saw (announced before it attached, or expired) is
+            // not assumed finished: its finish may simply not have been reported yet.
+            guard let (dependencyState, finishedAt) = operations.read(dependency, { ($0.state, $0.finishedAt) }) else { return false }
             if dependencyState != .finished { return false }
             since = max(since, finishedAt ?? since)
         }
