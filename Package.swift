@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OperationEvents", targets: ["OperationEvents"]),
+        .library(name: "EventCoding", targets: ["EventCoding"]),
         .library(name: "OperationBridge", targets: ["OperationBridge"]),
         .library(name: "DashboardModel", targets: ["DashboardModel"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
@@ -21,8 +22,13 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
-        // Value types shared by the bridge, the model and the front end: ids, events, snapshots, commands.
+        // The event stream: ids, infos, events, commands, the stream state (keyframes), the causal
+        // sequencer and the source protocols. No Foundation.
         .target(name: "OperationEvents"),
+        .testTarget(name: "OperationEventsTests", dependencies: ["OperationEvents", "OpScopeTestSupport"]),
+        // The one coding of the stream: JSON Lines with a versioned header (recordings, sockets).
+        .target(name: "EventCoding", dependencies: ["OperationEvents"]),
+        .testTarget(name: "EventCodingTests", dependencies: ["EventCoding", "OperationEvents"]),
         // The only code that touches Operation / OperationQueue state.
         .target(
             name: "OperationBridge",

@@ -44,7 +44,7 @@ struct DetailView {
         lines.append([.init("Key changes", theme.header), .init("  (~ sampled, ≈ inferred)", theme.dim)])
         for change in record.history {
             let offset = change.time >= record.addedAt ? change.time - record.addedAt : 0
-            let mark = change.source == .sampled ? "~" : (change.source == .inferred ? "≈" : " ")
+            let mark = change.origin == .sampled ? "~" : (change.origin == .inferred ? "≈" : " ")
             lines.append([.init(GraphTextFit.pad("+" + DurationText.format(offset), 10), theme.dim), .init(mark + change.text)])
         }
         TextBlock(lines: lines, offset: state.detailOffset).render(into: &buffer, area: area)

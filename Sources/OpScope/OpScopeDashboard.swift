@@ -29,19 +29,19 @@ public enum OpScopeDashboard {
     /// is restored however it ends. Throws `TerminalUnavailable` (one line, with a hint) when
     /// standard output is not a terminal or TERM is unusable.
     @discardableResult
-    public static func run(_ monitor: any MonitorConnection, options: DashboardOptions = DashboardOptions()) throws -> Ending {
+    public static func run(_ monitor: any EventSource, options: DashboardOptions = DashboardOptions()) throws -> Ending {
         try startInTerminal(monitor, options).wait()
     }
 
     /// The same, suspending the caller instead of blocking it.
     @discardableResult
-    public static func run(_ monitor: any MonitorConnection, options: DashboardOptions = DashboardOptions()) async throws -> Ending {
+    public static func run(_ monitor: any EventSource, options: DashboardOptions = DashboardOptions()) async throws -> Ending {
         try await startInTerminal(monitor, options).value()
     }
 
     /// Runs the dashboard loop on `terminal` (tests, other front ends), suspending the caller.
     @discardableResult
-    public static func run(_ monitor: any MonitorConnection, on terminal: any DashboardTerminal,
+    public static func run(_ monitor: any EventSource, on terminal: any DashboardTerminal,
                            options: DashboardOptions = DashboardOptions()) async -> Ending {
         let outcome = Outcome()
         let box = TerminalBox(terminal)
@@ -53,7 +53,7 @@ public enum OpScopeDashboard {
     }
 
     /// Starts the dashboard thread on the process's terminal (ncurses is used from it alone).
-    private static func startInTerminal(_ monitor: any MonitorConnection, _ options: DashboardOptions) -> Outcome {
+    private static func startInTerminal(_ monitor: any EventSource, _ options: DashboardOptions) -> Outcome {
         let outcome = Outcome()
         startThread(outcome) {
             let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
@@ -73,10 +73,11 @@ public enum OpScopeDashboard {
     }
 
     /// The model's report of the monitor's current state (a snapshot, then the events since).
-    public static func report(_ monitor: any MonitorConnection, configuration: ModelConfiguration = ModelConfiguration()) -> DashboardReport {
+    public static func report(_ monitor: any EventSource, configuration: ModelConfiguration = ModelConfiguration()) -> DashboardReport {
         var model = DashboardModel(configuration: configuration)
-        model.resync(from: monitor.snapshot())
-        model.apply(monitor.drainEvents(limit: .max))
+        let subscription = monitor.subscribe(SubscriptionRequest(consumer: "report"))
+        defer { subscription.close() }
+        model.apply(subscription.next(limit: .max))
         model.advance(to: monitor.now())
         return model.report()
     }
@@ -157,7 +158,8 @@ final class Outcome: @unchecked Sendable {
 /// One dashboard session: the loop that moves events into the model, keys into commands, and
 /// frames to the terminal.
 struct Session {
-    let monitor: any MonitorConnection
+    let monitor: any EventSource
+    let subscription: any EventSubscription
     let options: DashboardOptions
     var model: DashboardModel
     /// The model as shown while the display is paused (the live one keeps reducing).
@@ -165,11 +167,12 @@ struct Session {
     var dashboard: Dashboard
     let screen: DashboardScreen
 
-    init(monitor: any MonitorConnection, options: DashboardOptions) {
+    init(monitor: any EventSource, options: DashboardOptions) {
         self.monitor = monitor
         self.options = options
         model = DashboardModel(configuration: options.model)
-        model.resync(from: monitor.snapshot())
+        subscription = monitor.subscribe(SubscriptionRequest(consumer: "dashboard"))
+        model.apply(subscription.next(limit: 0))
         dashboard = Dashboard(templates: monitor.workTemplates, mouseEnabled: options.mouse)
         screen = DashboardScreen(theme: Theme(unicode: options.unicode, color: options.color), caption: options.caption)
     }
@@ -199,8 +202,8 @@ struct Session {
             if dashboard.state.paused, frozen == nil { frozen = model }
             if !dashboard.state.paused { frozen = nil }
             // Events: drain what is there (the buffer is bounded; a loss re-synchronises).
-            let batch = monitor.drainEvents(limit: 16_384)
-            model.apply(batch, resyncFrom: monitor.snapshot)
+            let batch = subscription.next(limit: 16_384)
+            model.apply(batch)
             let now = monitor.now()
             if !batch.events.isEmpty, frozen == nil { dirty = true }
             if !batch.events.isEmpty { lastActivity = now }
@@ -239,13 +242,14 @@ struct Session {
 extension OpScopeDashboard {
     /// Reduces the monitor's events for `seconds`, then returns the report (headless: for
     /// `opscope report` and for programs that want the state in-process).
-    public static func observe(_ monitor: any MonitorConnection, for seconds: Double,
+    public static func observe(_ monitor: any EventSource, for seconds: Double,
                                configuration: ModelConfiguration = ModelConfiguration()) -> DashboardReport {
         var model = DashboardModel(configuration: configuration)
-        model.resync(from: monitor.snapshot())
+        let subscription = monitor.subscribe(SubscriptionRequest(consumer: "report"))
+        defer { subscription.close() }
         let deadline = Date().addingTimeInterval(max(0, seconds))
         repeat {
-            model.apply(monitor.drainEvents(limit: 65_536), resyncFrom: monitor.snapshot)
+            model.apply(subscription.next(limit: 65_536))
             if Date() >= deadline { break }
             Outcome.pause(min(0.05, max(0, deadline.timeIntervalSinceNow)))
         } while true

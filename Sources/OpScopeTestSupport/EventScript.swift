@@ -9,9 +9,9 @@ public struct EventScript {
     public var time: UInt64 = 1_000_000_000
     private var sequence: UInt64 = 0
 
-    public mutating func emit(_ change: MonitorEvent.Change, source: EventSource = .exact, after step: UInt64 = 1_000_000) {
+    public mutating func emit(_ change: MonitorEvent.Change, source: EventOrigin = .exact, after step: UInt64 = 1_000_000) {
         time += step
-        events.append(MonitorEvent(sequence: sequence, time: time, source: source, change: change))
+        events.append(MonitorEvent(sequence: sequence, time: time, origin: source, change: change))
         sequence += 1
     }
 
@@ -51,6 +51,6 @@ public struct EventScript {
     }
 }
 
-extension OperationID: ExpressibleByIntegerLiteral {
+extension Identifier: ExpressibleByIntegerLiteral {
     public init(integerLiteral value: Int) { self.init(value) }
 }

@@ -37,7 +37,7 @@ extension MonitorCore {
     /// Registers an operation the monitor sees outside an observed queue: one seen only as a
     /// dependency (`queue == nil`) or one of a tracked queue. Instrumented ones report their own
     /// changes from then on; others are sampled.
-    func registerSampled(_ operation: Operation, queue: QueueID?, source: EventSource = .exact) -> OperationID {
+    func registerSampled(_ operation: Operation, queue: QueueID?, source: EventOrigin = .exact) -> OperationID {
         let observation: ObservationMode = operation is ObservableOperation ? .instrumented : (queue == nil ? .external : .sampled)
         let info = describeUnqueued(operation, queue: queue, observation: observation)
         let keys = SampledKeys(reading: operation)
@@ -136,7 +136,7 @@ extension MonitorCore {
     }
 
     /// Releases the operations that waited for `id`, which just finished. Registry lock held.
-    func releaseWaiters(of id: OperationID, in registry: inout Registry, time: UInt64, source: EventSource) {
+    func releaseWaiters(of id: OperationID, in registry: inout Registry, time: UInt64, source: EventOrigin) {
         registry.remaining[id] = nil
         guard let dependents = registry.waiters.removeValue(forKey: id) else { return }
         for dependent in dependents {
@@ -144,11 +144,11 @@ extension MonitorCore {
         }
     }
 
-    func countDown(_ dependent: OperationID, in registry: inout Registry, time: UInt64, source: EventSource) {
+    func countDown(_ dependent: OperationID, in registry: inout Registry, time: UInt64, source: EventOrigin) {
         guard let count = registry.remaining[dependent] else { return }
         if count <= 1 {
             registry.remaining[dependent] = nil
-            ring.push(MonitorEvent(time: time, source: source, change: .ready(operation: dependent, isReady: true)))
+            ring.push(MonitorEvent(time: time, origin: source, change: .ready(operation: dependent, isReady: true)))
         } else {
             registry.remaining[dependent] = count - 1
         }

@@ -3,9 +3,9 @@ import OperationEvents
 
 extension MonitorCore {
     /// The finish of an instrumented operation, a barrier or a sampled one.
-    func operationFinished(_ id: OperationID, cancelled: Bool, source: EventSource) {
+    func operationFinished(_ id: OperationID, cancelled: Bool, source: EventOrigin) {
         let time = clock.now()
-        ring.push(MonitorEvent(time: time, source: source, change: .finished(operation: id, cancelled: cancelled)))
+        ring.push(MonitorEvent(time: time, origin: source, change: .finished(operation: id, cancelled: cancelled)))
         if hasWaiters.load(ordering: .sequentiallyConsistent) {
             withRegistry { releaseWaiters(of: id, in: &$0, time: time, source: source) }
         }
@@ -46,15 +46,15 @@ extension MonitorCore {
 
     /// Reports cancellations of foreign operations the monitor did not make itself (after
     /// `cancelAllOperations`, or seen by sampling). A cancelled pending operation becomes ready.
-    func foreignCancelled(_ entries: [SamplingWindow.Entry], source: EventSource) {
+    func foreignCancelled(_ entries: [SamplingWindow.Entry], source: EventOrigin) {
         guard !entries.isEmpty else { return }
         let time = clock.now()
         withRegistry { registry in
             for entry in entries where registry.isCurrent(entry) && !entry.sentinel.seenCancelled {
                 entry.sentinel.seenCancelled = true
-                ring.push(MonitorEvent(time: time, source: source, change: .cancelled(operation: entry.id)))
+                ring.push(MonitorEvent(time: time, origin: source, change: .cancelled(operation: entry.id)))
                 if registry.remaining.removeValue(forKey: entry.id) != nil {
-                    ring.push(MonitorEvent(time: time, source: source, change: .ready(operation: entry.id, isReady: true)))
+                    ring.push(MonitorEvent(time: time, origin: source, change: .ready(operation: entry.id, isReady: true)))
                 }
             }
         }

@@ -182,7 +182,7 @@ extension MonitorCore {
     }
 
     /// Reports a sampled operation's finish once. Registry lock held.
-    private func finishSampled(_ entry: SampledEntry, cancelled: Bool, in registry: inout Registry, time: UInt64, source: EventSource) {
+    private func finishSampled(_ entry: SampledEntry, cancelled: Bool, in registry: inout Registry, time: UInt64, source: EventOrigin) {
         guard !entry.finishedReported else { return }
         entry.finishedReported = true
         if !entry.startedReported, !cancelled {

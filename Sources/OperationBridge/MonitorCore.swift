@@ -38,14 +38,14 @@ final class MonitorCore: @unchecked Sendable {
 
     /// Appends one event stamped now.
     @inline(__always)
-    func emit(_ change: MonitorEvent.Change, source: EventSource = .exact) {
-        ring.push(MonitorEvent(time: clock.now(), source: source, change: change))
+    func emit(_ change: MonitorEvent.Change, source: EventOrigin = .exact) {
+        ring.push(MonitorEvent(time: clock.now(), origin: source, change: change))
     }
 
     /// Appends one event with a given time.
     @inline(__always)
-    func push(_ change: MonitorEvent.Change, time: UInt64, source: EventSource) {
-        ring.push(MonitorEvent(time: time, source: source, change: change))
+    func push(_ change: MonitorEvent.Change, time: UInt64, source: EventOrigin) {
+        ring.push(MonitorEvent(time: time, origin: source, change: change))
     }
 
     // MARK: Ids

@@ -15,7 +15,7 @@ import OperationEvents
 /// monitor.track(OperationQueue.main)           // observed by sampling
 /// let batch = monitor.drainEvents(limit: 1000)
 /// ```
-public final class OperationMonitor: MonitorConnection, @unchecked Sendable {
+public final class OperationMonitor: @unchecked Sendable {
     /// Tunables; the defaults suit an interactive dashboard.
     public struct Configuration: Sendable {
         /// Events the buffer holds before it drops (rounded up to a power of two).

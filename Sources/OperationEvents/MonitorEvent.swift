@@ -8,15 +8,15 @@ public struct MonitorEvent: Codable, Sendable, Equatable {
     /// Monotonic time in nanoseconds (the monitor's clock), when the change happened or was seen.
     public var time: UInt64
     /// Whether the change was seen as it happened, sampled, or inferred.
-    public var source: EventSource
+    public var origin: EventOrigin
     /// What changed.
     public var change: Change
 
     /// Creates an event.
-    public init(sequence: UInt64 = 0, time: UInt64, source: EventSource = .exact, change: Change) {
+    public init(sequence: UInt64 = 0, time: UInt64, origin: EventOrigin = .exact, change: Change) {
         self.sequence = sequence
         self.time = time
-        self.source = source
+        self.origin = origin
         self.change = change
     }
 

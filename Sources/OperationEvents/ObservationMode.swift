@@ -26,7 +26,7 @@ public enum QueueObservation: String, Codable, Sendable, CustomStringConvertible
 }
 
 /// Whether an event was seen as it happened, read by polling, or deduced.
-public enum EventSource: String, Codable, Sendable, CustomStringConvertible {
+public enum EventOrigin: String, Codable, Sendable, CustomStringConvertible {
     /// Reported by a hook at the moment of the change.
     case exact
     /// Read by the sampler; the change happened at most one sampling interval earlier.

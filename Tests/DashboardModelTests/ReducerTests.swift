@@ -56,7 +56,7 @@ struct ReducerTests {
         var model = script.model()
         let first = try #require(model[1])
         #expect(first.state == .finished)
-        #expect(first.history.last?.source == .inferred)
+        #expect(first.history.last?.origin == .inferred)
         script.finish(1)
         model = script.model()
         #expect(model.queues[QueueID(1)]?.finished == 1, "the late exact finish is not counted twice")
@@ -73,7 +73,7 @@ struct ReducerTests {
         let record = try #require(script.model()[1])
         #expect(record.history.map(\.text) == ["added to its queue", "isReady false → true", "isExecuting false → true",
                                               "isExecuting true → false", "isFinished false → true"])
-        #expect(record.history[2].source == .sampled)
+        #expect(record.history[2].origin == .sampled)
     }
 
     @Test("finished operations are retained by count and by time, then counted as expired")

@@ -96,7 +96,7 @@ struct BufferTests {
     @Test("events are Codable: they round-trip through JSON")
     func codable() throws {
         let events = [
-            MonitorEvent(sequence: 3, time: 42, source: .sampled, change: .started(operation: OperationID(7))),
+            MonitorEvent(sequence: 3, time: 42, origin: .sampled, change: .started(operation: OperationID(7))),
             MonitorEvent(time: 43, change: .operationAdded(OperationInfo(
                 id: OperationID(8), queue: QueueID(1), name: "parse", typeName: "ParseOperation",
                 priority: .high, effectivePriority: .high, qualityOfService: .utility,

@@ -34,7 +34,7 @@ struct CommandTests {
         #expect(log.waitForFinish(of: ids))
         for id in ids[0...1] {
             let cancel = try #require(log.events(for: id).first { $0.change.isCancelled })
-            #expect(cancel.source == .exact)
+            #expect(cancel.origin == .exact)
             #expect(log.wasCancelledAtFinish(id) == true)
         }
     }

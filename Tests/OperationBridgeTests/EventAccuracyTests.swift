@@ -52,7 +52,7 @@ struct EventAccuracyTests {
                 let finish = try #require(log.finished(id))
                 #expect(start.sequence < finish.sequence)
                 #expect(start.time <= finish.time)
-                if flavor.isInstrumented { #expect(start.source == .exact) }
+                if flavor.isInstrumented { #expect(start.origin == .exact) }
             }
             let expectedDependencies = flavor == .queueBlock || index < 3 ? [] : [ids[index - 3]]
             #expect(added[id]?.dependencies == expectedDependencies, "\(id) dependencies")
@@ -98,12 +98,12 @@ struct EventAccuracyTests {
         if flavor.isInstrumented {
             // Reported when Foundation reads isFinished, before it releases any dependent.
             #expect(firstFinish.sequence < ready.sequence)
-            #expect(ready.source == .exact)
+            #expect(ready.origin == .exact)
         } else {
             // Foundation walks a finished operation's dependents in hash-set order; the hidden
             // sentinel is one of them, so a fast dependent may run (and be reported, its readiness
             // inferred) before the sentinel reports the dependency's finish.
-            #expect(ready.source == .exact || ready.source == .inferred)
+            #expect(ready.origin == .exact || ready.origin == .inferred)
         }
     }
 
@@ -184,7 +184,7 @@ struct EventAccuracyTests {
         #expect(log.waitForFinish(of: ids))
         let barrierStart = try #require(log.started(ids[3]))
         #expect(ids[0..<3].allSatisfy { (log.finished($0)?.sequence ?? .max) < barrierStart.sequence })
-        #expect(log.started(ids[3])?.source == .exact)
+        #expect(log.started(ids[3])?.origin == .exact)
     }
 
     @Test("queue state changes are reported: suspend, resume, max concurrency, name, QoS, cancel-all")

@@ -28,7 +28,7 @@ struct TrackingTests {
         #expect(ids.count >= 1)
         let infoA = try #require(log.added.values.first { $0.observation == .sampled && $0.isExecuting })
         #expect(infoA.queue == id)
-        #expect(log.events(for: infoA.id).allSatisfy { $0.source == .sampled })
+        #expect(log.events(for: infoA.id).allSatisfy { $0.origin == .sampled })
 
         gate.signal()
         queue.waitUntilAllOperationsAreFinished()
@@ -41,8 +41,8 @@ struct TrackingTests {
             #expect(log.count(id, where: \.isAdded) == 1)
             #expect(log.count(id, where: \.isFinished) <= 1)
         }
-        #expect(log.finished(infoA.id)?.source == .sampled)
-        #expect(log.events.contains { $0.change == .queueSuspended(queue: id, suspended: true) && $0.source == .sampled })
+        #expect(log.finished(infoA.id)?.origin == .sampled)
+        #expect(log.events.contains { $0.change == .queueSuspended(queue: id, suspended: true) && $0.origin == .sampled })
     }
 
     @Test("a deep tracked queue: bounded work per walk, front first, depth reported, not walked every tick")
@@ -99,11 +99,11 @@ struct TrackingTests {
         queue.waitUntilAllOperationsAreFinished()
         #expect(ran.all == [1])
         #expect(log.waitForFinish(of: ids))
-        #expect(log.finished(ids[0])?.source == .sampled)
+        #expect(log.finished(ids[0])?.origin == .sampled)
         let ready = try #require(log.events(for: ids[1]).first { $0.change == .ready(operation: ids[1], isReady: true) },
-                                 "\(log.events.map { "\($0.sequence) \($0.source) \($0.change)" }.joined(separator: "\n"))")
+                                 "\(log.events.map { "\($0.sequence) \($0.origin) \($0.change)" }.joined(separator: "\n"))")
         // Seen by the sampler, or inferred when the dependent finished before the next tick.
-        #expect(ready.source != .exact)
+        #expect(ready.origin != .exact)
         #expect(ready.sequence < (log.finished(ids[1])?.sequence ?? 0))
     }
 
@@ -124,9 +124,9 @@ struct TrackingTests {
         log.drain()
         let id = try #require(log.addedOrder.first)
         #expect(log.waitForFinish(of: [id]))
-        let changes = log.events(for: id).map { "\($0.change)".prefix(10) + " \($0.source)" }
-        #expect(log.started(id)?.source == .sampled, "\(changes)")
-        #expect(log.events(for: id).first { $0.change.isCancelled }?.source == .sampled)
+        let changes = log.events(for: id).map { "\($0.change)".prefix(10) + " \($0.origin)" }
+        #expect(log.started(id)?.origin == .sampled, "\(changes)")
+        #expect(log.events(for: id).first { $0.change.isCancelled }?.origin == .sampled)
         #expect(log.wasCancelledAtFinish(id) == true)
     }
 
@@ -152,7 +152,7 @@ struct TrackingTests {
         #expect(ran.all.isEmpty)
         let flagged = log.events.filter { if case .unsignalledFinish = $0.change { true } else { false } }
         #expect(flagged.count == 1)
-        #expect(flagged.first?.source == .sampled)
+        #expect(flagged.first?.origin == .sampled)
         forgetful.repair()
         queue.waitUntilAllOperationsAreFinished()
         #expect(ran.all == [1])

@@ -8,7 +8,7 @@ extension DashboardModel {
         if event.time > now { now = event.time }
         stateVersion &+= 1
         let time = event.time
-        let source = event.source
+        let source = event.origin
         switch event.change {
         case .queueAppeared(let info):
             if queues[info.id] != nil {
@@ -49,7 +49,7 @@ extension DashboardModel {
         case .unsignalledFinish(let id):
             guard operations[id] != nil, operations.read(id, { $0.state })! != .finished else { return }
             operations[id]!.unsignalledFinish = true
-            remember(KeyChange(time: time, key: .unsignalledFinish, value: true, source: source), for: id)
+            remember(KeyChange(time: time, key: .unsignalledFinish, value: true, origin: source), for: id)
         case .released(let id):
             guard let record = operations[id], record.state != .finished else { return }
             operations[id]!.vanished = true

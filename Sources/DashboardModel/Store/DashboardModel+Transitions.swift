@@ -3,7 +3,7 @@ import OperationEvents
 extension DashboardModel {
     /// A new operation, or a known one announced again (a dependency-only operation that joined a
     /// queue, a sampled re-discovery, a snapshot).
-    mutating func add(_ info: OperationInfo, time: UInt64, order: UInt64, source: EventSource) {
+    mutating func add(_ info: OperationInfo, time: UInt64, order: UInt64, source: EventOrigin) {
         if let state = operations.read(info.id, { $0.state }) {
             guard state != .finished else { return }
             reannounce(info, existing: operations[info.id]!)
@@ -13,7 +13,7 @@ extension DashboardModel {
         if info.isCancelled { record.readyAt = record.readyAt ?? time }
         // Room for a typical life (added, ready, executing, finished) in one allocation.
         record.history.reserveCapacity(min(6, configuration.historyLimit))
-        record.history.append(KeyChange(time: time, key: .added, value: true, source: source))
+        record.history.append(KeyChange(time: time, key: .added, value: true, origin: source))
         let state = record.state
         operations[info.id] = record
         for dependency in info.dependencies { link(info.id, to: dependency) }
@@ -65,17 +65,17 @@ extension DashboardModel {
         }
     }
 
-    mutating func markReady(_ id: OperationID, _ isReady: Bool, time: UInt64, source: EventSource) {
+    mutating func markReady(_ id: OperationID, _ isReady: Bool, time: UInt64, source: EventOrigin) {
         guard let current = operations.read(id, { $0.state }), current <= .ready else { return }
         let state: OperationState = isReady ? .ready : .pending
         if current != state {
             move(id, to: state)
             if isReady, operations.read(id, { $0.readyAt })! == nil { operations[id]!.readyAt = time }
         }
-        remember(KeyChange(time: time, key: .isReady, value: isReady, source: source), for: id)
+        remember(KeyChange(time: time, key: .isReady, value: isReady, origin: source), for: id)
     }
 
-    mutating func markStarted(_ id: OperationID, time: UInt64, source: EventSource) {
+    mutating func markStarted(_ id: OperationID, time: UInt64, source: EventOrigin) {
         // Fields are read one by one: copying the whole record would retain its arrays and strings.
         guard let state = operations.read(id, { $0.state }), state < .executing else { return }
         if !operations.read(id, { $0.isCancelled })!, !operations.read(id, { $0.dependencies })!.isEmpty {
@@ -90,11 +90,11 @@ extension DashboardModel {
         let wait = time >= addedAt ? time - addedAt : 0
         if let queue { queues[queue]?.latency.recordWait(nanoseconds: wait) }
         latencyByQoS[qos, default: LatencyStatistics()].recordWait(nanoseconds: wait)
-        remember(KeyChange(time: time, key: .isExecuting, value: true, source: source), for: id)
+        remember(KeyChange(time: time, key: .isExecuting, value: true, origin: source), for: id)
         dequeueFront(of: queue)
     }
 
-    mutating func markFinished(_ id: OperationID, cancelled: Bool, time: UInt64, source: EventSource) {
+    mutating func markFinished(_ id: OperationID, cancelled: Bool, time: UInt64, source: EventOrigin) {
         guard let state = operations.read(id, { $0.state }), state != .finished else { return }
         let wasCancelled = operations.read(id, { $0.isCancelled })!
         if !cancelled, !wasCancelled, !operations.read(id, { $0.dependencies })!.isEmpty {
@@ -115,8 +115,8 @@ extension DashboardModel {
             if cancelled || wasCancelled { queues[queue]?.cancelled += 1 }
             queues[queue]?.throughput.record(at: time)
         }
-        if wasExecuting { remember(KeyChange(time: time, key: .isExecuting, value: false, source: source), for: id) }
-        remember(KeyChange(time: time, key: .isFinished, value: true, source: source), for: id)
+        if wasExecuting { remember(KeyChange(time: time, key: .isExecuting, value: false, origin: source), for: id) }
+        remember(KeyChange(time: time, key: .isFinished, value: true, origin: source), for: id)
         finishedOrder.append(id)
         if !cycleMembers.isEmpty, cycleMembers.contains(id) { cyclesDirty = true }
         dequeueFront(of: queue)
@@ -128,41 +128,41 @@ extension DashboardModel {
         markFinished(id, cancelled: operations.read(id, { $0.isCancelled })!, time: time, source: .inferred)
     }
 
-    mutating func markCancelled(_ id: OperationID, time: UInt64, source: EventSource) {
+    mutating func markCancelled(_ id: OperationID, time: UInt64, source: EventOrigin) {
         guard let record = operations[id], !record.isCancelled else { return }
         operations[id]!.isCancelled = true
-        remember(KeyChange(time: time, key: .isCancelled, value: true, source: source), for: id)
+        remember(KeyChange(time: time, key: .isCancelled, value: true, origin: source), for: id)
         if !cycleMembers.isEmpty, cycleMembers.contains(id) { cyclesDirty = true }
     }
 
-    mutating func addEdge(_ id: OperationID, dependsOn dependency: OperationID, time: UInt64, source: EventSource) {
+    mutating func addEdge(_ id: OperationID, dependsOn dependency: OperationID, time: UInt64, source: EventOrigin) {
         guard let record = operations[id], !record.dependencies.contains(dependency) else { return }
         operations[id]!.dependencies.append(dependency)
         link(id, to: dependency)
-        remember(KeyChange(time: time, key: .dependencies, value: true, source: source, detail: Int32(truncatingIfNeeded: dependency.rawValue)), for: id)
+        remember(KeyChange(time: time, key: .dependencies, value: true, origin: source, detail: Int32(truncatingIfNeeded: dependency.rawValue)), for: id)
         if reaches(from: dependency, to: id) { cyclesDirty = true }
         relevel(from: id)
         structureVersion &+= 1
     }
 
-    mutating func removeEdge(_ id: OperationID, dependsOn dependency: OperationID, time: UInt64, source: EventSource) {
+    mutating func removeEdge(_ id: OperationID, dependsOn dependency: OperationID, time: UInt64, source: EventOrigin) {
         guard let record = operations[id], let slot = record.dependencies.firstIndex(of: dependency) else { return }
         operations[id]!.dependencies.remove(at: slot)
         if let at = operations.read(dependency, { $0.dependents })?.firstIndex(of: id) {
             operations[dependency]!.dependents.remove(at: at)
         }
-        remember(KeyChange(time: time, key: .dependencies, value: false, source: source, detail: Int32(truncatingIfNeeded: dependency.rawValue)), for: id)
+        remember(KeyChange(time: time, key: .dependencies, value: false, origin: source, detail: Int32(truncatingIfNeeded: dependency.rawValue)), for: id)
         if !cycleMembers.isEmpty, cycleMembers.contains(id) { cyclesDirty = true }
         relevel(from: id)
         structureVersion &+= 1
     }
 
     mutating func changePriority(_ id: OperationID, _ priority: OperationPriority, _ effective: OperationPriority,
-                                 time: UInt64, source: EventSource) {
+                                 time: UInt64, source: EventOrigin) {
         guard let record = operations[id], record.state != .finished else { return }
         operations[id]!.priority = priority
         operations[id]!.effectivePriority = effective
-        remember(KeyChange(time: time, key: .queuePriority, value: true, source: source, detail: Int32(priority.rawValue)), for: id)
+        remember(KeyChange(time: time, key: .queuePriority, value: true, origin: source, detail: Int32(priority.rawValue)), for: id)
         if record.effectivePriority != effective { enqueue(id) }
     }
 

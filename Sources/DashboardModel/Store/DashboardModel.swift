@@ -61,6 +61,10 @@ public struct DashboardModel: Sendable {
     /// caller should call `resync(from:)` with a fresh snapshot.
     @discardableResult
     public mutating func apply(_ batch: EventBatch) -> Bool {
+        switch batch.start {
+        case .snapshot(let snapshot): resync(from: snapshot)
+        case nil: break
+        }
         for event in batch.events { apply(event) }
         let lost = batch.droppedTotal > droppedEvents
         droppedEvents = max(droppedEvents, batch.droppedTotal)

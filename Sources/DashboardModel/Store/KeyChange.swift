@@ -14,17 +14,17 @@ public struct KeyChange: Sendable, Equatable {
     /// The new value of a Boolean key (for `dependencies`: true added, false removed).
     public var value: Bool
     /// How the change was seen.
-    public var source: EventSource
+    public var origin: EventOrigin
     /// A related id or value: the dependency for `dependencies`, the priority's raw value for
     /// `queuePriority`. 32 bits keep an entry at 16 bytes.
     public var detail: Int32
 
     /// Creates a history entry.
-    public init(time: UInt64, key: Key, value: Bool, source: EventSource, detail: Int32 = 0) {
+    public init(time: UInt64, key: Key, value: Bool, origin: EventOrigin, detail: Int32 = 0) {
         self.time = time
         self.key = key
         self.value = value
-        self.source = source
+        self.origin = origin
         self.detail = detail
     }
 

@@ -209,8 +209,7 @@ public protocol TableRecord: Sendable {
     var id: Key { get }
 }
 
-extension OperationID: TableKey {}
-extension QueueID: TableKey {}
+extension Identifier: TableKey {}
 extension OperationRecord: TableRecord {}
 extension QueueRecord: TableRecord {}
 

@@ -1,0 +1,72 @@
+/// Where a dashboard's events come from: the in-process monitor, a recording, or a socket to an
+/// agent in another process. A session does not know which one it has.
+///
+/// A source gives each consumer its own subscription: first the past (a keyframe), then the
+/// live events, in causal order (see docs/ARCHITECTURE.md). Reading a subscription never takes
+/// events away from another one.
+public protocol EventSource: AnyObject, Sendable {
+    /// What this source is: live, a recording or remote; the program; whether it takes commands.
+    var sourceInfo: SourceInfo { get }
+    /// Opens a subscription for one consumer.
+    func subscribe(_ request: SubscriptionRequest) -> any EventSubscription
+    /// Carries out a command; a refused command changes nothing and says why.
+    func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError>
+    /// The registered work templates, for the "add work" picker.
+    var workTemplates: [WorkTemplateInfo] { get }
+    /// The current time on the source's clock (nanoseconds), so durations agree with event times.
+    func now() -> UInt64
+}
+
+/// One consumer's view of a source: its own position, its own bounded buffer, its own drops.
+public protocol EventSubscription: AnyObject, Sendable {
+    /// The consumer's name (`dashboard`, `recorder`, `report`...), for drop counts and diagnostics.
+    var consumer: String { get }
+    /// Takes up to `limit` events. The first batch, and the first after this consumer fell
+    /// further behind than its buffer, starts with where to start from (`EventBatch.start`).
+    func next(limit: Int) -> EventBatch
+    /// Asks that the next batch start afresh (after the consumer found a gap in the sequence).
+    func resynchronize()
+    /// Stops the subscription; the source forgets it.
+    func close()
+}
+
+/// What a consumer asks for when it subscribes.
+public struct SubscriptionRequest: Sendable, Equatable {
+    /// Who is asking (`dashboard`, `recorder`, `report`, `agent client 3`).
+    public var consumer: String
+    /// Events this consumer may fall behind by before it loses some; nil: the source's default.
+    public var bufferCapacity: Int?
+
+    /// Creates a request.
+    public init(consumer: String, bufferCapacity: Int? = nil) {
+        self.consumer = consumer
+        self.bufferCapacity = bufferCapacity
+    }
+}
+
+/// What a source is, as a session shows it.
+public struct SourceInfo: Codable, Sendable, Equatable {
+    /// Live in this process, a recording, or another process.
+    public enum Kind: String, Codable, Sendable {
+        /// The monitor of this process.
+        case live
+        /// A recording file.
+        case recording
+        /// A program attached to over a socket.
+        case remote
+    }
+
+    /// The kind of source.
+    public var kind: Kind
+    /// The observed program's name.
+    public var program: String
+    /// Nil when the source takes commands; otherwise the reason it refuses them, for the status line.
+    public var commandsRefused: String?
+
+    /// Creates a description.
+    public init(kind: Kind, program: String, commandsRefused: String? = nil) {
+        self.kind = kind
+        self.program = program
+        self.commandsRefused = commandsRefused
+    }
+}

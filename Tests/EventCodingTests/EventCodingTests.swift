@@ -1,0 +1,2 @@
+import EventCoding
+import Testing
