@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DashboardModel", targets: ["DashboardModel"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
         .library(name: "DashboardUI", targets: ["DashboardUI"]),
+        .library(name: "DashboardSession", targets: ["DashboardSession"]),
         .library(name: "OpScope", targets: ["OpScope"]),
     ],
     dependencies: [
@@ -66,18 +67,24 @@ let package = Package(
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         // The terminal: draws TerminalKit buffers with ncurses, decodes keys and the mouse,
         // restores the terminal on quit, signals and errors.
-        .target(name: "NcursesBackend", dependencies: ["CNcurses", "TerminalGuard", "TerminalKit", "DashboardUI"]),
+        .target(name: "NcursesBackend", dependencies: ["CNcurses", "TerminalGuard", "TerminalKit"]),
         // Gives the terminal back if the process dies of a fatal signal (C: the handler must be
         // async-signal-safe).
         .target(name: "TerminalGuard"),
-        // The embedding API: run the dashboard in a program's terminal, or get its report.
-        .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardUI",
+        // One dashboard over any event source and any terminal surface: ingest, input → effects,
+        // frames. No ncurses, no bridge: tests run whole sessions on the test terminal.
+        .target(name: "DashboardSession", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit"]),
+        .testTarget(name: "DashboardSessionTests",
+                    dependencies: ["DashboardSession", "DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"]),
+        // The embedding API: run the dashboard in a program's terminal, or get its report. One
+        // import gives an embedding program everything its API names.
+        .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
                                                 "TerminalKit", "NcursesBackend"]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).
         .target(name: "DemoLauncher", dependencies: [
-            "OpScope", "OpScopeDemos", "OperationBridge",
+            "OpScope", "OpScopeDemos",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Demos/DemoLauncher"),
         // Each demo as its own program.
@@ -88,13 +95,13 @@ let package = Package(
         .executableTarget(name: "priorities", dependencies: ["DemoLauncher"], path: "Demos/priorities"),
         .executableTarget(name: "cancellation", dependencies: ["DemoLauncher"], path: "Demos/cancellation"),
         // The README's embedding example, exactly.
-        .executableTarget(name: "embedding-example", dependencies: ["OpScope", "OperationBridge"], path: "Demos/Embedding"),
+        .executableTarget(name: "embedding-example", dependencies: ["OpScope"], path: "Demos/Embedding"),
         // The opscope command.
         .executableTarget(name: "opscope", dependencies: [
-            "OpScope", "OpScopeDemos", "DemoLauncher", "OperationBridge", "DashboardModel",
+            "OpScope", "OpScopeDemos", "DemoLauncher",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "OpScopeTests", dependencies: ["OpScope", "OperationBridge", "OperationEvents"]),
+        .testTarget(name: "OpScopeTests", dependencies: ["OpScope"]),
         // The real program in tmux (needs the opscope executable built beside the tests).
         .testTarget(name: "TerminalTests", dependencies: ["opscope"]),
         // Soak and stress runs: the reliability tests run them small, opscope-bench at full size.

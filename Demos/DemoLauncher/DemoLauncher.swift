@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import OpScope
 import OpScopeDemos
-import OperationBridge
 
 /// Options shared by the dashboard commands.
 public struct DisplayOptions: ParsableArguments {
@@ -37,13 +36,13 @@ public enum DemoLauncher {
         let monitor = OperationMonitor()
         let handle = demo.start(monitor, Pace(speed: display.speed))
         defer { handle.stop() }
-        var options = DashboardOptions()
+        var options = SessionOptions()
         options.unicode = !display.ascii
         options.color = !display.noColor
         options.mouse = !display.noMouse
         options.framesPerSecond = display.fps
         options.caption = "\(demo.name): \(demo.caption)"
-        let ending: OpScopeDashboard.Ending
+        let ending: SessionEnding
         do {
             ending = try OpScopeDashboard.run(monitor, options: options)
         } catch let unavailable as TerminalUnavailable {

@@ -3,7 +3,6 @@
 // terminal, e.g. in CI).
 import Foundation
 import OpScope
-import OperationBridge
 
 let monitor = OperationMonitor()
 let images = ObservedOperationQueue(monitor: monitor, name: "images", maxConcurrentOperationCount: 2)

@@ -13,14 +13,14 @@ struct GraphView {
             buffer.write("no operations yet", x: area.x, y: area.y, style: theme.dim, clip: area)
             return
         }
-        switch state.graphMode {
+        switch state.graph.layout {
         case .focused: renderFocused(model, state, into: &buffer, area: area, map: &map)
-        case .lanes: renderLanes(model, state, into: &buffer, area: area, map: &map)
+        case .all: renderLanes(model, state, into: &buffer, area: area, map: &map)
         }
     }
 
     private func renderFocused(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
-        let focus = state.graphFollowsSelection ? state.selection : nil
+        let focus = state.graph.followsSelection ? state.selection : nil
         let graph = FocusedGraph.build(model, focus: focus, limit: 120)
         let (_, canvas) = graph.draw(maxLabelWidth: 22)
         // Keep the focus in view: scroll the canvas so that its box is visible.
@@ -47,7 +47,7 @@ struct GraphView {
             if node.onCriticalPath { style.attributes.insert(.underline) }
             if node.isFocus { style.attributes.insert(.reverse) }
             buffer.restyle(rect) { $0 = style }
-            if let first = node.members.first { map.graphNodes.append((rect, first)) }
+            if let first = node.members.first { map.graphNodes.append(GraphNodeArea(rect: rect, operation: first)) }
         }
         if graph.omitted > 0, area.height > 1 {
             let note = "\(graph.omitted) more not shown"
@@ -78,7 +78,7 @@ struct GraphView {
             // The marker in its lane takes the state colour too.
             let lane = list.rows[range.lowerBound + placed.y].lane * 2
             buffer.restyle(Rect(x: area.x + lane, y: area.y + placed.y, width: 1, height: 1).intersection(area)) { $0 = style }
-            map.graphNodes.append((rect, id))
+            map.graphNodes.append(GraphNodeArea(rect: rect, operation: id))
         }
     }
 }

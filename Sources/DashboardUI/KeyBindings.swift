@@ -1,36 +1,102 @@
-/// Every key, in one list: the help overlay shows all of them and the key bar is derived from
-/// the entries marked for it, so the two can never disagree.
+import TerminalKit
+
+/// What a key asks for, independent of which key it is.
+public enum UserAction: Sendable, Hashable, CaseIterable {
+    case moveUp, moveDown, pageUp, pageDown, first, last
+    case openDetails, back, nextPane, previousPane
+    case cancelSelected, tag, cancelQueue, toggleSuspend, raiseConcurrency, lowerConcurrency
+    case addWork, commandLine, filter
+    case sortLeft, sortRight, invertSort
+    case toggleGraphLayout, toggleGraphFollow
+    case togglePause, help, redraw, quit
+}
+
+/// Every key, in one list. Dispatch looks keys up here, the help overlay lists these entries,
+/// the key bar shows the ones marked for it, and README's "Keys" section is generated from it:
+/// the four can never disagree.
 public enum KeyBindings {
+    /// One entry: the keys, what they do, and their place in the key bar.
     public struct Binding: Sendable {
-        public var keys: String
-        public var action: String
-        /// Shown in the bottom key bar: its place there (Help first, Quit last, as htop), the key
-        /// label and a short name.
+        /// The keys that trigger the action.
+        public var keys: [Key]
+        /// The keys as people read them, e.g. `c, F9`.
+        public var label: String
+        /// What happens, in a few words.
+        public var help: String
+        /// The action; nil for documentation-only entries (the mouse).
+        public var action: UserAction?
+        /// In the bottom key bar: its place (Help first, Quit last, as htop), the key and a short name.
         public var bar: (place: Int, key: String, name: String)?
     }
 
+    private static func keys(_ characters: String, _ others: Key...) -> [Key] {
+        characters.map { Key.character($0) } + others
+    }
+
+    /// The table.
     public static let all: [Binding] = [
-        Binding(keys: "↑ ↓ j k, PgUp PgDn, Home End", action: "move the selection", bar: nil),
-        Binding(keys: "Enter / Esc", action: "open details / go back (clear filter, tags)", bar: nil),
-        Binding(keys: "Tab / Shift-Tab", action: "next / previous pane", bar: (1, "Tab", "Pane")),
-        Binding(keys: "c, F9", action: "cancel the selected (or tagged) operations, after a yes", bar: (2, "F9", "Cancel")),
-        Binding(keys: "Space", action: "tag / untag the selected operation", bar: nil),
-        Binding(keys: "C", action: "cancel all operations of the selected queue, after a yes", bar: nil),
-        Binding(keys: "s", action: "suspend / resume the selected queue", bar: (3, "s", "Suspend")),
-        Binding(keys: "+ / -", action: "raise / lower the queue's max concurrency", bar: nil),
-        Binding(keys: "a", action: "add work: pick a template", bar: (4, "a", "Add")),
-        Binding(keys: ":", action: "command line: :add NAME [xN] [after ID,...] [qos=..] [priority=..]", bar: nil),
-        Binding(keys: "/", action: "filter the table (words, or state: queue: qos: name:)", bar: (5, "/", "Filter")),
-        Binding(keys: "< / >, I", action: "sort column left / right, invert", bar: (6, "<>", "Sort")),
-        Binding(keys: "g", action: "graph: focused layers / whole-graph lane list", bar: (7, "g", "Graph")),
-        Binding(keys: "f", action: "graph follows the selection / shows the critical path", bar: nil),
-        Binding(keys: "p", action: "pause the display (the queues keep running)", bar: (8, "p", "Pause")),
-        Binding(keys: "?, F1", action: "this help", bar: (0, "F1", "Help")),
-        Binding(keys: "Ctrl-L", action: "redraw the screen", bar: nil),
-        Binding(keys: "q, F10", action: "quit", bar: (9, "F10", "Quit")),
-        Binding(keys: "mouse", action: "click selects, wheel scrolls (off with --no-mouse)", bar: nil),
+        Binding(keys: keys("k", .up), label: "↑ k", help: "select the previous operation (or scroll the pane)", action: .moveUp),
+        Binding(keys: keys("j", .down), label: "↓ j", help: "select the next operation (or scroll the pane)", action: .moveDown),
+        Binding(keys: [.pageUp], label: "PgUp", help: "a page up", action: .pageUp),
+        Binding(keys: [.pageDown], label: "PgDn", help: "a page down", action: .pageDown),
+        Binding(keys: [.home], label: "Home", help: "the first row", action: .first),
+        Binding(keys: [.end], label: "End", help: "the last row", action: .last),
+        Binding(keys: [.enter], label: "Enter", help: "details of the selected operation: why it waits, its key changes",
+                action: .openDetails),
+        Binding(keys: [.escape], label: "Esc", help: "back: close details, then clear the filter, then the tags", action: .back),
+        Binding(keys: [.tab], label: "Tab", help: "next pane", action: .nextPane, bar: (1, "Tab", "Pane")),
+        Binding(keys: [.backTab], label: "Shift-Tab", help: "previous pane", action: .previousPane),
+        Binding(keys: keys("c", .function(9)), label: "c, F9", help: "cancel the selected (or tagged) operations, after a yes",
+                action: .cancelSelected, bar: (2, "F9", "Cancel")),
+        Binding(keys: keys(" "), label: "Space", help: "tag / untag the selected operation", action: .tag),
+        Binding(keys: keys("C"), label: "C", help: "cancel every operation of the selected queue, after a yes", action: .cancelQueue),
+        Binding(keys: keys("s"), label: "s", help: "suspend / resume the selected queue", action: .toggleSuspend, bar: (3, "s", "Suspend")),
+        Binding(keys: keys("+"), label: "+", help: "raise the selected queue's max concurrency", action: .raiseConcurrency),
+        Binding(keys: keys("-"), label: "-", help: "lower the selected queue's max concurrency", action: .lowerConcurrency),
+        Binding(keys: keys("a"), label: "a", help: "add work: pick one of the program's templates", action: .addWork, bar: (4, "a", "Add")),
+        Binding(keys: keys(":"), label: ":", help: "command line (:help lists the commands)", action: .commandLine),
+        Binding(keys: keys("/"), label: "/", help: "filter the table (words, or state: queue: qos: name:)", action: .filter,
+                bar: (5, "/", "Filter")),
+        Binding(keys: keys("<,"), label: "< ,", help: "sort by the column to the left", action: .sortLeft, bar: (6, "<>", "Sort")),
+        Binding(keys: keys(">."), label: "> .", help: "sort by the column to the right", action: .sortRight),
+        Binding(keys: keys("I"), label: "I", help: "invert the sort order", action: .invertSort),
+        Binding(keys: keys("g"), label: "g", help: "graph: layers around the selection / every operation as a list",
+                action: .toggleGraphLayout, bar: (7, "g", "Graph")),
+        Binding(keys: keys("f"), label: "f", help: "graph follows the selection / shows the critical path", action: .toggleGraphFollow),
+        Binding(keys: keys("p"), label: "p", help: "pause the display (the queues keep running)", action: .togglePause,
+                bar: (8, "p", "Pause")),
+        Binding(keys: keys("?", .function(1)), label: "?, F1", help: "this help", action: .help, bar: (0, "F1", "Help")),
+        Binding(keys: [.control("l")], label: "Ctrl-L", help: "redraw the screen", action: .redraw),
+        Binding(keys: keys("q", .function(10)), label: "q, F10", help: "quit", action: .quit, bar: (9, "F10", "Quit")),
+        Binding(keys: [], label: "mouse", help: "click selects, wheel scrolls (off with --no-mouse)", action: nil),
     ]
 
+    private static let index: [Key: UserAction] = {
+        var table: [Key: UserAction] = [:]
+        for binding in all {
+            guard let action = binding.action else { continue }
+            for key in binding.keys {
+                precondition(table[key] == nil, "key \(key) is bound twice")
+                table[key] = action
+            }
+        }
+        return table
+    }()
+
+    /// The action a key triggers in the main view, if any.
+    public static func action(for key: Key) -> UserAction? { index[key] }
+
     /// Key bar entries, in bar order: key label and name.
-    public static let bar: [(String, String)] = all.compactMap(\.bar).sorted { $0.place < $1.place }.map { ($0.key, $0.name) }
+    public static let bar: [(key: String, name: String)] =
+        all.compactMap(\.bar).sorted { $0.place < $1.place }.map { ($0.key, $0.name) }
+
+    /// The key list as a Markdown table (README's "Keys" section is this text).
+    public static func markdownTable() -> String {
+        var lines = ["| key | does |", "|---|---|"]
+        for binding in all {
+            let label = binding.label.replacing("|", with: "\\|")
+            lines.append("| `\(label)` | \(binding.help) |")
+        }
+        return lines.joined(separator: "\n")
+    }
 }

@@ -6,7 +6,7 @@ import OperationEvents
 public enum OperationRows {
     /// Ids in display order.
     public static func ids(_ model: DashboardModel, _ state: ViewState) -> [OperationID] {
-        let filter = state.filter.lowercased()
+        let filter = state.table.filter.lowercased()
         let now = model.now
         var keyed: [(Int64, Int, OperationID)] = []
         keyed.reserveCapacity(model.operations.count)
@@ -15,7 +15,7 @@ public enum OperationRows {
             if !filter.isEmpty, !matches(record, filter, model) { return }
             let key: Int64
             var text = 0
-            switch state.sort {
+            switch state.table.sort {
             case .id: key = Int64(record.pointee.id.rawValue)
             case .name:
                 // First characters packed into an integer: enough to order names on screen.
@@ -31,7 +31,7 @@ public enum OperationRows {
             }
             keyed.append((key, text, record.pointee.id))
         }
-        keyed.sort { state.sortDescending ? ($0.0, $1.2) > ($1.0, $0.2) : ($0.0, $0.2) < ($1.0, $1.2) }
+        keyed.sort { state.table.descending ? ($0.0, $1.2) > ($1.0, $0.2) : ($0.0, $0.2) < ($1.0, $1.2) }
         return keyed.map(\.2)
     }
 

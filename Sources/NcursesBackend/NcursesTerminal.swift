@@ -1,6 +1,6 @@
 import CNcurses
 import TerminalGuard
-import DashboardUI
+
 import TerminalKit
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +10,7 @@ import Glibc
 /// the cells that changed since the last frame), and decodes keys and mouse events.
 ///
 /// Not thread-safe (ncurses is not): use it from one thread.
-public final class NcursesTerminal {
+public final class NcursesTerminal: TerminalSurface {
     private let options: TerminalOptions
     private var screen: OpaquePointer?
     private var shown: Buffer?

@@ -10,9 +10,3 @@ public struct TerminalOptions: Sendable {
         self.mouse = mouse
     }
 }
-
-/// Why the dashboard cannot start in this terminal; the message is one line with a hint.
-public struct TerminalUnavailable: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
-}

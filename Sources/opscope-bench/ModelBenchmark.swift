@@ -1,5 +1,6 @@
 import HeapStatistics
 import DashboardModel
+import DashboardUI
 import Foundation
 import OperationEvents
 

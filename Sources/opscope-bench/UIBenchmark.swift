@@ -16,10 +16,10 @@ struct UIBenchmark {
         var script = ModelScript()
         script.build(operations: 10_000)
         let model = script.model
-        var dashboard = Dashboard()
+        var dashboard = Interaction()
         dashboard.state.selection = OperationID(5_000)
         dashboard.keepSelectionValid(model)
-        let screen = DashboardScreen(caption: "benchmark: 10,000 live operations on 8 queues")
+        let screen = FrameComposer(caption: "benchmark: 10,000 live operations on 8 queues")
         var times: [Double] = []
         var frame = Buffer(width: 0, height: 0)
         for _ in 0..<repetitions {

@@ -1,10 +1,8 @@
 import ArgumentParser
-import DashboardModel
 import Foundation
 import OpScope
 import OpScopeDemos
 import DemoLauncher
-import OperationBridge
 
 /// `opscope`: a live terminal dashboard for Foundation operation queues.
 struct OpScopeCommand: ParsableCommand {

@@ -1,22 +1,24 @@
 import DashboardModel
+import Foundation
 import DashboardUI
 import OpScopeTestSupport
 import OperationEvents
+import TerminalKit
 import Testing
 
 @Suite("UI: keys, their effect on the view and the commands they send")
 struct KeyTests {
     let model = pipelineScript().model()
 
-    private func board(select id: OperationID? = 4) -> Dashboard {
-        var dashboard = Dashboard(templates: [WorkTemplateInfo(name: "download", summary: "fetch", queue: QueueID(1))])
+    private func board(select id: OperationID? = 4) -> Interaction {
+        var dashboard = Interaction(templates: [WorkTemplateInfo(name: "download", summary: "fetch", queue: QueueID(1))])
         dashboard.state.selection = id
         dashboard.keepSelectionValid(model)
         return dashboard
     }
 
-    private func type(_ text: String, into dashboard: inout Dashboard) -> Action {
-        var last = Action.none
+    private func type(_ text: String, into dashboard: inout Interaction) -> [Effect] {
+        var last: [Effect] = []
         for character in text { last = dashboard.handle(.character(character), model: model) }
         return last
     }
@@ -24,7 +26,7 @@ struct KeyTests {
     @Test("movement: arrows, j/k, Home/End, PgUp/PgDn follow the table order")
     func movement() {
         var dashboard = board(select: 1)
-        #expect(dashboard.handle(.down, model: model) == .redraw)
+        #expect(dashboard.handle(.down, model: model) == [.redraw])
         #expect(dashboard.state.selection == 2)
         _ = dashboard.handle(.character("j"), model: model)
         #expect(dashboard.state.selection == 3)
@@ -48,45 +50,45 @@ struct KeyTests {
     func panes() {
         var dashboard = board()
         _ = dashboard.handle(.enter, model: model)
-        #expect(dashboard.state.showDetail)
+        #expect(dashboard.state.details != nil)
         _ = dashboard.handle(.escape, model: model)
-        #expect(!dashboard.state.showDetail)
-        #expect(dashboard.handle(.escape, model: model) == .none)
+        #expect(dashboard.state.details == nil)
+        #expect(dashboard.handle(.escape, model: model).isEmpty)
         _ = dashboard.handle(.tab, model: model)
-        #expect(dashboard.state.pane == .graph)
+        #expect(dashboard.state.focus == .graph)
         _ = dashboard.handle(.backTab, model: model)
         _ = dashboard.handle(.backTab, model: model)
-        #expect(dashboard.state.pane == .warnings)
+        #expect(dashboard.state.focus == .warnings)
         _ = dashboard.handle(.function(1), model: model)
-        #expect(dashboard.state.showHelp)
+        #expect(dashboard.state.overlay == .help(offset: 0))
         _ = dashboard.handle(.character("x"), model: model)
-        #expect(!dashboard.state.showHelp)
+        #expect(dashboard.state.overlay == nil)
         _ = dashboard.handle(.character("?"), model: model)
-        #expect(dashboard.handle(.character("q"), model: model).quit)
+        #expect(dashboard.handle(.character("q"), model: model).quits)
     }
 
     @Test("c and F9 cancel after a yes; Space tags and cancel takes the tagged; n sends nothing")
     func cancel() {
         var dashboard = board(select: 4)
         #expect(dashboard.handle(.character("c"), model: model).command == nil)
-        guard case .confirm(let question, _) = dashboard.state.prompt else { Issue.record("no confirmation"); return }
-        #expect(question == "Cancel #4 parse-a? (y/n)")
+        guard case .confirm(let confirmation) = dashboard.state.overlay else { Issue.record("no confirmation"); return }
+        #expect(confirmation.question == "Cancel #4 parse-a? (y/n)")
         #expect(dashboard.handle(.character("y"), model: model).command == .cancel(operations: [4]))
-        #expect(dashboard.state.prompt == nil)
+        #expect(dashboard.state.overlay == nil)
         _ = dashboard.handle(.function(9), model: model)
         #expect(dashboard.handle(.character("n"), model: model).command == nil)
-        #expect(dashboard.state.prompt == nil)
+        #expect(dashboard.state.overlay == nil)
         // Tag #4 and #5 (Space moves down), then cancel both.
         _ = dashboard.handle(.character(" "), model: model)
         _ = dashboard.handle(.character(" "), model: model)
-        #expect(dashboard.state.tagged == [4, 5])
+        #expect(dashboard.state.table.tagged == [4, 5])
         _ = dashboard.handle(.character("c"), model: model)
         #expect(dashboard.handle(.enter, model: model).command == .cancel(operations: [4, 5]))
-        #expect(dashboard.state.tagged.isEmpty)
+        #expect(dashboard.state.table.tagged.isEmpty)
         // A finished operation cannot be cancelled: an error, no prompt.
         var finished = board(select: 11)
         _ = finished.handle(.character("c"), model: model)
-        #expect(finished.state.prompt == nil && finished.state.statusIsError)
+        #expect(finished.state.overlay == nil && finished.state.status?.isError == true)
     }
 
     @Test("C cancels the queue after a yes; s suspends and resumes; + and - change max concurrency")
@@ -100,7 +102,7 @@ struct KeyTests {
         var paused = board(select: 7)
         #expect(paused.handle(.character("s"), model: model).command == .setSuspended(queue: QueueID(3), suspended: false))
         #expect(paused.handle(.character("+"), model: model).command == nil, "no limit to raise")
-        #expect(paused.state.statusIsError)
+        #expect(paused.state.status?.isError == true)
         var serial = board(select: 6)
         #expect(serial.handle(.character("-"), model: model).command == nil, "already serial")
     }
@@ -109,7 +111,7 @@ struct KeyTests {
     func addWork() {
         var dashboard = board()
         _ = dashboard.handle(.character("a"), model: model)
-        #expect(dashboard.state.prompt == .picker(0))
+        #expect(dashboard.state.overlay == .picker(row: 0))
         #expect(dashboard.handle(.enter, model: model).command == .addWork(WorkRequest(template: "download", queue: QueueID(1))))
         _ = dashboard.handle(.character(":"), model: model)
         _ = type("add download x3 after 4,#5 qos=utility priority=high", into: &dashboard)
@@ -134,18 +136,18 @@ struct KeyTests {
             _ = type(line, into: &dashboard)
             let result = dashboard.handle(.enter, model: model)
             #expect(result.command == nil, "\(line) sent a command")
-            #expect(dashboard.state.status == message && dashboard.state.statusIsError, "\(line)")
+            #expect(dashboard.state.status == .init(message, isError: true), "\(line)")
         }
         // Very long input stops at the limit with a message.
         _ = dashboard.handle(.character(":"), model: model)
         _ = type(String(repeating: "a", count: 300), into: &dashboard)
-        guard case .commandLine(let text) = dashboard.state.prompt else { Issue.record("prompt closed"); return }
+        guard case .command(let text) = dashboard.state.input else { Issue.record("prompt closed"); return }
         #expect(text.count == CommandLineParser.maximumLength)
-        #expect(dashboard.handle(.escape, model: model) == .redraw && dashboard.state.prompt == nil)
+        #expect(dashboard.handle(.escape, model: model) == [.redraw] && dashboard.state.input == nil)
         // No templates: a says so.
-        var bare = Dashboard()
+        var bare = Interaction()
         _ = bare.handle(.character("a"), model: model)
-        #expect(bare.state.prompt == nil && bare.state.statusIsError)
+        #expect(bare.state.overlay == nil && bare.state.status?.isError == true)
     }
 
     @Test("/ filters as you type, Esc clears; < > choose the sort column, I inverts")
@@ -156,50 +158,50 @@ struct KeyTests {
         #expect(OperationRows.ids(model, dashboard.state) == [1, 2, 3])
         #expect(dashboard.state.selection == 1, "the selection moves into the filtered rows")
         _ = dashboard.handle(.enter, model: model)
-        #expect(dashboard.state.filter == "download" && dashboard.state.prompt == nil)
+        #expect(dashboard.state.table.filter == "download" && dashboard.state.input == nil)
         _ = dashboard.handle(.escape, model: model)
-        #expect(dashboard.state.filter.isEmpty)
-        dashboard.state.filter = "state:pending queue:net"
+        #expect(dashboard.state.table.filter.isEmpty)
+        dashboard.state.table.filter = "state:pending queue:net"
         #expect(OperationRows.ids(model, dashboard.state) == [4, 5])
-        dashboard.state.filter = ""
+        dashboard.state.table.filter = ""
         _ = dashboard.handle(.character(">"), model: model)
         _ = dashboard.handle(.character(">"), model: model)
         _ = dashboard.handle(.character(">"), model: model)
-        #expect(dashboard.state.sort == .state)
+        #expect(dashboard.state.table.sort == .state)
         #expect(OperationRows.ids(model, dashboard.state).prefix(2) == [1, 2], "executing first")
         _ = dashboard.handle(.character("I"), model: model)
         #expect(OperationRows.ids(model, dashboard.state).first == 11, "finished first when inverted")
         _ = dashboard.handle(.character("<"), model: model)
-        #expect(dashboard.state.sort == .queue)
+        #expect(dashboard.state.table.sort == .queue)
     }
 
     @Test("g toggles the graph view, f the focus, p pauses, Ctrl-L redraws all, q and F10 quit")
     func toggles() {
         var dashboard = board()
         _ = dashboard.handle(.character("g"), model: model)
-        #expect(dashboard.state.graphMode == .lanes && dashboard.state.pane == .graph)
+        #expect(dashboard.state.graph.layout == .all && dashboard.state.focus == .graph)
         _ = dashboard.handle(.character("f"), model: model)
-        #expect(!dashboard.state.graphFollowsSelection)
+        #expect(!dashboard.state.graph.followsSelection)
         _ = dashboard.handle(.character("p"), model: model)
         #expect(dashboard.state.paused)
-        #expect(dashboard.handle(.control("l"), model: model).fullRedraw)
-        #expect(dashboard.handle(.character("q"), model: model).quit)
-        #expect(dashboard.handle(.function(10), model: model).quit)
+        #expect(dashboard.handle(.control("l"), model: model).contains(.fullRedraw))
+        #expect(dashboard.handle(.character("q"), model: model).quits)
+        #expect(dashboard.handle(.function(10), model: model).quits)
     }
 
     @Test("mouse: a click selects the row under it, the wheel scrolls; off with --no-mouse")
     func mouse() {
         var dashboard = board(select: 1)
-        let (_, map) = DashboardScreen().compose(model, dashboard, width: 120, height: 40)
+        let (_, map) = FrameComposer().compose(model, dashboard, width: 120, height: 40)
         dashboard.map = map
         let row = map.tableBody.y + 3
         _ = dashboard.handle(.mouse(MouseEvent(.press, x: map.tableBody.x + 2, y: row)), model: model)
         #expect(dashboard.state.selection == map.tableIDs[3])
         _ = dashboard.handle(.mouse(MouseEvent(.wheelDown, x: 0, y: 0)), model: model)
         #expect(dashboard.state.selection == 7)
-        var noMouse = Dashboard(mouseEnabled: false)
+        var noMouse = Interaction(mouseEnabled: false)
         noMouse.state.selection = 1
-        #expect(noMouse.handle(.mouse(MouseEvent(.wheelDown, x: 0, y: 0)), model: model) == .none)
+        #expect(noMouse.handle(.mouse(MouseEvent(.wheelDown, x: 0, y: 0)), model: model).isEmpty)
         #expect(noMouse.state.selection == 1)
     }
 
@@ -209,9 +211,9 @@ struct KeyTests {
         script.queue(1, "q")
         for id in 1...80 { script.add(id, queue: 1, "op-\(id)") }
         let many = script.model()
-        var dashboard = Dashboard()
+        var dashboard = Interaction()
         dashboard.keepSelectionValid(many)
-        let screen = DashboardScreen()
+        let screen = FrameComposer()
         func frame() { dashboard.map = screen.compose(many, dashboard, width: 120, height: 40).1 }
         frame()
         _ = dashboard.handle(.end, model: many)
@@ -226,7 +228,8 @@ struct KeyTests {
 
     @Test("random keys never break the invariants: selection exists, commands name live ids")
     func fuzz() {
-        var random = SystemRandomNumberGenerator()
+        let seed = SeededRandom.seed(default: 20_261_123, environment: ProcessInfo.processInfo.environment)
+        var random = SeededRandom(seed: seed)
         var dashboard = board()
         let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .enter, .escape, .tab, .backTab, .backspace,
                            .function(1), .function(9), .function(10), .control("l"), .resize]
@@ -237,7 +240,7 @@ struct KeyTests {
                                     x: Int.random(in: -5..<130, using: &random), y: Int.random(in: -5..<45, using: &random)))
                 : keys.randomElement(using: &random)!
             let action = dashboard.handle(key, model: model)
-            if let selection = dashboard.state.selection { #expect(model.operations.contains(selection)) }
+            if let selection = dashboard.state.selection { #expect(model.operations.contains(selection), "seed \(seed)") }
             switch action.command {
             case .cancel(let ids): #expect(ids.allSatisfy { model.operations[$0].map { $0.state != .finished } ?? false })
             case .cancelAll(let queue), .setSuspended(let queue, _), .setMaxConcurrency(let queue, _): #expect(model.queues[queue] != nil)
@@ -246,7 +249,7 @@ struct KeyTests {
             }
             if step % 100 == 0 {
                 // Redraw now and then so that mouse events meet a real screen map.
-                let (_, map) = DashboardScreen().compose(model, dashboard, width: 120, height: 40)
+                let (_, map) = FrameComposer().compose(model, dashboard, width: 120, height: 40)
                 dashboard.map = map
             }
         }

@@ -7,8 +7,8 @@ import Testing
 
 @Suite("UI: screens as text")
 struct ScreenTests {
-    private func dashboard(_ model: DashboardModel, select id: OperationID? = 4) -> Dashboard {
-        var dashboard = Dashboard(templates: [WorkTemplateInfo(name: "download", summary: "fetch a file (async)", queue: QueueID(1))])
+    private func dashboard(_ model: DashboardModel, select id: OperationID? = 4) -> Interaction {
+        var dashboard = Interaction(templates: [WorkTemplateInfo(name: "download", summary: "fetch a file (async)", queue: QueueID(1))])
         dashboard.state.selection = id
         dashboard.keepSelectionValid(model)
         return dashboard

@@ -24,8 +24,19 @@ func expectSnapshot(_ text: String, named name: String, sourceLocation: SourceLo
 }
 
 /// A composed screen as text.
-func screen(_ model: DashboardModel, _ dashboard: Dashboard, width: Int = 120, height: Int = 40,
+func screen(_ model: DashboardModel, _ interaction: Interaction, width: Int = 120, height: Int = 40,
             theme: Theme = Theme()) -> (Buffer, ScreenMap) {
-    DashboardScreen(theme: theme, caption: "pipeline: downloads feed parsing feeds a serial ui queue")
-        .compose(model, dashboard, width: width, height: height)
+    FrameComposer(theme: theme, caption: "pipeline: downloads feed parsing feeds a serial ui queue")
+        .compose(model, interaction, width: width, height: height)
+}
+
+extension Array where Element == Effect {
+    /// The command among the effects, if any.
+    var command: MonitorCommand? {
+        for effect in self { if case .command(let command) = effect { return command } }
+        return nil
+    }
+
+    /// True when the effects end the session.
+    var quits: Bool { contains(.quit) }
 }

@@ -1,11 +1,9 @@
 import Foundation
 import OpScope
-import OperationBridge
-import OperationEvents
 import Testing
 
 /// A terminal that plays keys at given frames and keeps what was drawn.
-final class ScriptedTerminal: DashboardTerminal, @unchecked Sendable {
+final class ScriptedTerminal: TerminalSurface, @unchecked Sendable {
     var size: (width: Int, height: Int) = (120, 40)
     var frames: [Buffer] = []
     var script: [Int: [Key]]
@@ -20,6 +18,8 @@ final class ScriptedTerminal: DashboardTerminal, @unchecked Sendable {
     }
 
     func draw(_ buffer: Buffer, full: Bool) { frames.append(buffer) }
+
+    func waitForInput(seconds: Double) { Thread.sleep(forTimeInterval: min(seconds, 0.005)) }
 }
 
 @Suite("Dashboard loop", .serialized, .timeLimit(.minutes(2)))
@@ -40,7 +40,7 @@ struct SessionTests {
         feeder.start()
         queue.addOperation { Thread.sleep(forTimeInterval: 0.05) }
         let terminal = ScriptedTerminal(script: [:])
-        var options = DashboardOptions()
+        var options = SessionOptions()
         options.framesPerSecond = 60
         // Quit once every main-queue operation ran (checked between frames), or after 10 s.
         let deadline = Date().addingTimeInterval(10)
@@ -77,7 +77,7 @@ func drain(_ queue: OperationQueue) async {
 }
 
 /// Wraps a terminal and sends `q` once `condition` holds.
-final class QuitWhen: DashboardTerminal, @unchecked Sendable {
+final class QuitWhen: TerminalSurface, @unchecked Sendable {
     let inner: ScriptedTerminal
     let condition: @Sendable () -> Bool
     init(terminal: ScriptedTerminal, _ condition: @escaping @Sendable () -> Bool) {
@@ -88,6 +88,7 @@ final class QuitWhen: DashboardTerminal, @unchecked Sendable {
     var pendingSignal: Int32? { nil }
     func readKey() -> Key? { condition() ? .character("q") : inner.readKey() }
     func draw(_ buffer: Buffer, full: Bool) { inner.draw(buffer, full: full) }
+    func waitForInput(seconds: Double) { inner.waitForInput(seconds: seconds) }
 }
 
 /// A thread-safe counter.

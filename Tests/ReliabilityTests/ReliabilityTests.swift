@@ -86,20 +86,20 @@ struct ReliabilityTests {
         model.apply(monitor.drainEvents())
         model.advance(to: monitor.now() + 1_000_000)
         #expect(model.queues.values.map(\.name) == ["keep"], "\(model.queues.values.map(\.name))")
-        let screen = DashboardScreen().compose(model, Dashboard(), width: 120, height: 40).0.text
+        let screen = FrameComposer().compose(model, Interaction(), width: 120, height: 40).0.text
         #expect(screen.contains("q1 keep") && !screen.contains("temporary"))
     }
 
     @Test("every terminal size from 1x1 to 300x100 composes, with data and with help open")
     func sizes() {
         let model = pipelineScript().model()
-        var dashboard = Dashboard()
+        var dashboard = Interaction()
         dashboard.keepSelectionValid(model)
-        let screen = DashboardScreen()
+        let screen = FrameComposer()
         for width in stride(from: 1, through: 300, by: 13) {
             for height in stride(from: 1, through: 100, by: 7) {
                 for help in [false, true] {
-                    dashboard.state.showHelp = help
+                    dashboard.state.overlay = help ? .help(offset: 0) : nil
                     let text = screen.compose(model, dashboard, width: width, height: height).0.text
                     // Big enough: the dashboard (or its help); too small: the message, where it fits.
                     if width >= 40, height >= 10 { #expect(text.contains(help ? "Keys" : "OpScope")) }
@@ -123,11 +123,11 @@ struct ReliabilityTests {
         for (script, focus) in [(cycle, OperationID(5_000)), (fanIn, OperationID(100_001))] {
             let started = Date()
             let model = script.model()
-            var dashboard = Dashboard()
+            var dashboard = Interaction()
             dashboard.state.selection = focus
-            let text = DashboardScreen().compose(model, dashboard, width: 200, height: 60).0.text
-            dashboard.state.graphMode = .lanes
-            _ = DashboardScreen().compose(model, dashboard, width: 200, height: 60)
+            let text = FrameComposer().compose(model, dashboard, width: 200, height: 60).0.text
+            dashboard.state.graph.layout = .all
+            _ = FrameComposer().compose(model, dashboard, width: 200, height: 60)
             _ = model.diagnoses()
             #expect(!text.isEmpty)
             #expect(Date().timeIntervalSince(started) < 60, "took \(Date().timeIntervalSince(started)) s")

@@ -3,7 +3,7 @@ import OperationEvents
 import TerminalKit
 
 /// The operations table: id, name, queue, state, priority, QoS, dependencies, wait, run.
-struct OperationTable {
+struct OperationTableView {
     let theme: Theme
 
     /// Columns with their width and the order they are dropped in when the pane is narrow
@@ -45,25 +45,25 @@ struct OperationTable {
         }
     }
 
-    func render(_ model: DashboardModel, _ dashboard: Dashboard, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
+    func render(_ model: DashboardModel, _ interaction: Interaction, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         guard !area.isEmpty else { return }
-        let state = dashboard.state
+        let state = interaction.state
         let ids = OperationRows.ids(model, state)
         let layout = Self.layout(width: area.width)
         let columns = layout.map { column, width in
             let title = column == .priority ? "PRIO" : column.title
-            return TableView.Column(column == state.sort ? title + (state.sortDescending ? "-" : "+") : title, width: width)
+            return TableView.Column(column == state.table.sort ? title + (state.table.descending ? "-" : "+") : title, width: width)
         }
         let visible = max(0, area.height - 1)
         let selectedIndex = state.selection.flatMap { ids.firstIndex(of: $0) }
-        let offset = TableView.scrolledOffset(selected: selectedIndex, offset: dashboard.map.tableOffset, visibleRows: visible, count: ids.count)
+        let offset = TableView.scrolledOffset(selected: selectedIndex, offset: interaction.map.tableOffset, visibleRows: visible, count: ids.count)
         let shown = Array(ids[min(offset, ids.count)..<min(ids.count, offset + visible)])
         let now = model.now
         let rows: [[TextBlock.Span]] = shown.map { id in
             guard let record = model.operations[id] else { return [] }
             let inCycle = model.isInCycle(id)
             let style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: inCycle)
-            let tag = state.tagged.contains(id) ? (theme.unicode ? "•" : "+") : " "
+            let tag = state.table.tagged.contains(id) ? (theme.unicode ? "•" : "+") : " "
             let stateText = theme.glyph(state: record.state, cancelled: record.isCancelled, inCycle: inCycle) + " "
                 + (inCycle ? "cycle" : (record.isCancelled && record.state != .finished ? "cancel" : record.state.rawValue))
             let queueName = record.queue.flatMap { model.queues[$0]?.name } ?? "-"
@@ -95,7 +95,7 @@ struct OperationTable {
         map.tableIDs = shown
         map.tableOffset = offset
         if ids.isEmpty {
-            let message = state.filter.isEmpty ? "no operations yet" : "nothing matches /\(state.filter)  (Esc clears)"
+            let message = state.table.filter.isEmpty ? "no operations yet" : "nothing matches /\(state.table.filter)  (Esc clears)"
             buffer.write(message, x: area.x + 1, y: area.y + 1, style: theme.dim, clip: area)
         }
     }

@@ -1,3 +1,5 @@
+import DashboardModel
+import OperationEvents
 /// A character grid for drawing graphs. Each cell holds the stroke arms (up, down, left, right)
 /// that edges leave in it, remembered per edge group, or a character of a label. Glyphs are
 /// chosen only when the canvas is read: a cell where two unrelated edges merely cross is drawn

@@ -1,11 +1,12 @@
 import DashboardModel
+import DashboardUI
 import OpScopeTestSupport
 import OperationEvents
 import Testing
 
 /// Layouts of small graphs, frozen as the text a person sees.
-@Suite("Model: graph layouts as text")
-struct LayoutTextTests {
+@Suite("Graph drawings as text")
+struct GraphTextTests {
     /// The focused layered drawing of a script's model.
     private func focused(_ script: EventScript, focus: OperationID? = nil, unicode: Bool = true) -> String {
         let graph = FocusedGraph.build(script.model(), focus: focus)

@@ -1,3 +1,5 @@
+import DashboardModel
+import OperationEvents
 /// Draws a layered layout into a `GraphCanvas`, left to right: one column per layer, one row per
 /// node in its layer, edges routed through vertical channels in the gaps between columns.
 ///

@@ -4,28 +4,31 @@ import TerminalKit
 
 /// Composes a whole frame from the model and the view state: header, panes, status line and key
 /// bar, and the overlays. Pure: the same inputs give the same cells (the clock is the model's).
-public struct DashboardScreen: Sendable {
+public struct FrameComposer: Sendable {
+    /// Colours and character set.
     public var theme: Theme
     /// The one-line lesson or description shown under the title (a demo's caption).
     public var caption: String
     /// Smallest usable terminal.
     public static let minimumWidth = 40
+    /// Smallest usable terminal height.
     public static let minimumHeight = 10
 
+    /// A composer.
     public init(theme: Theme = Theme(), caption: String = "") {
         self.theme = theme
         self.caption = caption
     }
 
     /// Draws a frame of `width` × `height`; returns it and where things went (for the mouse).
-    public func compose(_ model: DashboardModel, _ dashboard: Dashboard, width: Int, height: Int) -> (Buffer, ScreenMap) {
+    public func compose(_ model: DashboardModel, _ interaction: Interaction, width: Int, height: Int) -> (Buffer, ScreenMap) {
         var buffer = Buffer(width: width, height: height)
         var map = ScreenMap()
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
             drawTooSmall(&buffer)
             return (buffer, map)
         }
-        let state = dashboard.state
+        let state = interaction.state
         var area = buffer.area
         let (titleRow, rest) = area.splitTop(1)
         drawTitle(&buffer, titleRow, model, state)
@@ -34,13 +37,14 @@ public struct DashboardScreen: Sendable {
         let (header, body) = area.splitTop(queueLines)
         HeaderView(theme: theme).render(model, state, into: &buffer, area: header)
         let (main, bottom) = body.splitBottom(2)
-        drawPanes(&buffer, &map, main, model, dashboard)
-        drawStatus(&buffer, Rect(x: bottom.x, y: bottom.y, width: bottom.width, height: 1), model, dashboard)
-        KeyBar(theme: theme).render(into: &buffer, area: Rect(x: bottom.x, y: bottom.y + 1, width: bottom.width, height: 1))
-        if case .picker(let row) = state.prompt {
-            PickerOverlay(theme: theme).render(dashboard.templates, selected: row, into: &buffer, area: main)
+        drawPanes(&buffer, &map, main, model, interaction)
+        drawStatus(&buffer, Rect(x: bottom.x, y: bottom.y, width: bottom.width, height: 1), model, interaction)
+        KeyBarView(theme: theme).render(into: &buffer, area: Rect(x: bottom.x, y: bottom.y + 1, width: bottom.width, height: 1))
+        switch state.overlay {
+        case .picker(let row): PickerOverlay(theme: theme).render(interaction.templates, selected: row, into: &buffer, area: main)
+        case .help(let offset): HelpOverlay(theme: theme).render(offset: offset, into: &buffer, area: main)
+        case .confirm, nil: break
         }
-        if state.showHelp { HelpOverlay(theme: theme).render(into: &buffer, area: main) }
         // `--ascii`: one last pass, so that no view can leak a Unicode character.
         if !theme.unicode { buffer.mapCharacters(GraphCanvas.ascii) }
         return (buffer, map)
@@ -73,12 +77,12 @@ public struct DashboardScreen: Sendable {
     }
 
     private func drawPanes(_ buffer: inout Buffer, _ map: inout ScreenMap, _ area: Rect, _ model: DashboardModel,
-                           _ dashboard: Dashboard) {
-        let state = dashboard.state
+                           _ interaction: Interaction) {
+        let state = interaction.state
         let warnings = model.warnings()
         let frame = { (pane: ViewState.Pane, title: String) in
-            Frame(title: title, style: state.pane == pane ? theme.focusedFrame : theme.frame,
-                  titleStyle: state.pane == pane ? theme.focusedFrame : theme.header, ascii: !theme.unicode)
+            Frame(title: title, style: state.focus == pane ? theme.focusedFrame : theme.frame,
+                  titleStyle: state.focus == pane ? theme.focusedFrame : theme.header, ascii: !theme.unicode)
         }
         let wide = area.width >= 100
         let left: Rect
@@ -97,20 +101,20 @@ public struct DashboardScreen: Sendable {
             tableArea = split.rest
             map.panes[.warnings] = split.bottom
             let inner = frame(.warnings, "Warnings (\(warnings.count))").render(into: &buffer, area: split.bottom)
-            WarningsView(theme: theme).render(warnings, offset: state.warningsOffset, into: &buffer, area: inner)
+            WarningsView(theme: theme).render(warnings, offset: state.warnings.offset, into: &buffer, area: inner)
         }
         map.panes[.table] = tableArea
-        let sortMark = state.sortDescending ? "▼" : "▲"
-        let filterNote = state.filter.isEmpty ? "" : " /\(state.filter)"
-        let tableInner = frame(.table, "Operations\(filterNote)  sort \(state.sort.title)\(theme.unicode ? sortMark : (state.sortDescending ? "v" : "^"))")
+        let sortMark = state.table.descending ? "▼" : "▲"
+        let filterNote = state.table.filter.isEmpty ? "" : " /\(state.table.filter)"
+        let tableInner = frame(.table, "Operations\(filterNote)  sort \(state.table.sort.title)\(theme.unicode ? sortMark : (state.table.descending ? "v" : "^"))")
             .render(into: &buffer, area: tableArea)
-        OperationTable(theme: theme).render(model, dashboard, into: &buffer, area: tableInner, map: &map)
+        OperationTableView(theme: theme).render(model, interaction, into: &buffer, area: tableInner, map: &map)
 
         // Right (or below): details, or the graph and the lanes.
-        if state.showDetail {
+        if let details = state.details {
             map.panes[.graph] = right
             let inner = frame(.graph, "Details").render(into: &buffer, area: right)
-            DetailView(theme: theme).render(model, state, warnings: warnings, into: &buffer, area: inner)
+            DetailView(theme: theme).render(model, state, offset: details.offset, warnings: warnings, into: &buffer, area: inner)
             return
         }
         var graphArea = right
@@ -119,19 +123,19 @@ public struct DashboardScreen: Sendable {
             let split = right.splitTop(right.height * 3 / 5)
             graphArea = split.0
             lanesArea = split.1
-        } else if state.pane == .lanes {
+        } else if state.focus == .lanes {
             graphArea = Rect(x: right.x, y: right.y, width: 0, height: 0)
             lanesArea = right
-        } else if state.pane == .warnings, !wide {
+        } else if state.focus == .warnings, !wide {
             map.panes[.warnings] = right
             let inner = frame(.warnings, "Warnings (\(warnings.count))").render(into: &buffer, area: right)
-            WarningsView(theme: theme).render(warnings, offset: state.warningsOffset, into: &buffer, area: inner)
+            WarningsView(theme: theme).render(warnings, offset: state.warnings.offset, into: &buffer, area: inner)
             return
         }
         if !graphArea.isEmpty {
             map.panes[.graph] = graphArea
-            let title = state.graphMode == .focused
-                ? (state.graphFollowsSelection ? "Graph around \(state.selection?.description ?? "-")" : "Graph: critical path")
+            let title = state.graph.layout == .focused
+                ? (state.graph.followsSelection ? "Graph around \(state.selection?.description ?? "-")" : "Graph: critical path")
                 : "Graph: all operations"
             let inner = frame(.graph, title).render(into: &buffer, area: graphArea)
             GraphView(theme: theme).render(model, state, into: &buffer, area: inner, map: &map)
@@ -139,26 +143,29 @@ public struct DashboardScreen: Sendable {
         if let lanesArea {
             map.panes[.lanes] = lanesArea
             let inner = frame(.lanes, "QoS lanes").render(into: &buffer, area: lanesArea)
-            LanesView(theme: theme).render(model, state, into: &buffer, area: inner)
+            QoSLanesView(theme: theme).render(model, state, into: &buffer, area: inner)
         }
     }
 
-    private func drawStatus(_ buffer: inout Buffer, _ area: Rect, _ model: DashboardModel, _ dashboard: Dashboard) {
-        let state = dashboard.state
-        switch state.prompt {
-        case .confirm(let question, _):
-            buffer.write(question, x: area.x, y: area.y, style: theme.warning.with(.reverse), clip: area)
-        case .commandLine(let text):
+    private func drawStatus(_ buffer: inout Buffer, _ area: Rect, _ model: DashboardModel, _ interaction: Interaction) {
+        let state = interaction.state
+        if case .confirm(let confirmation) = state.overlay {
+            buffer.write(confirmation.question, x: area.x, y: area.y, style: theme.warning.with(.reverse), clip: area)
+            return
+        }
+        switch state.input {
+        case .command(let text):
             let x = buffer.write(":" + text, x: area.x, y: area.y, clip: area)
             buffer.write("█", x: x, y: area.y, clip: area)
         case .filter(let text):
             let x = buffer.write("/" + text, x: area.x, y: area.y, clip: area)
             buffer.write("█", x: x, y: area.y, clip: area)
-        case .picker, nil:
-            if !state.status.isEmpty {
-                buffer.write(state.status, x: area.x, y: area.y, style: state.statusIsError ? theme.error : .plain, clip: area)
-            } else if !state.tagged.isEmpty {
-                buffer.write("\(state.tagged.count) tagged: c cancels them, Esc clears", x: area.x, y: area.y, style: theme.dim, clip: area)
+        case nil:
+            if let status = state.status {
+                buffer.write(status.text, x: area.x, y: area.y, style: status.isError ? theme.error : .plain, clip: area)
+            } else if !state.table.tagged.isEmpty {
+                buffer.write("\(state.table.tagged.count) tagged: c cancels them, Esc clears", x: area.x, y: area.y,
+                             style: theme.dim, clip: area)
             }
         }
     }

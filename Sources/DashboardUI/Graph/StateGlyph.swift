@@ -1,3 +1,5 @@
+import DashboardModel
+import OperationEvents
 /// One-character marks for operation states, shared by graph labels and tables.
 /// Each has an ASCII stand-in (see `GraphCanvas.ascii`).
 public enum StateGlyph {

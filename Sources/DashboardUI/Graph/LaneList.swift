@@ -1,3 +1,4 @@
+import DashboardModel
 import OperationEvents
 
 /// The whole graph as a list, one row per operation (dependencies above their dependents),

@@ -1,3 +1,4 @@
+import DashboardModel
 import OperationEvents
 
 /// The part of the dependency graph the layered view shows: the selected operation's ancestors

@@ -1,0 +1,52 @@
+import DashboardModel
+import OperationEvents
+
+/// The first part of a session: moves events from a subscription into the model.
+///
+/// The subscription's first batch brings the past (where to start from), then live events
+/// follow. A batch that starts afresh (the consumer fell behind, or asked after a gap) replaces
+/// the model's state before its events are applied.
+public struct EventIngest: Sendable {
+    /// The model of the observed program, as far as events have arrived.
+    public private(set) var model: DashboardModel
+    private let subscription: any EventSubscription
+    /// Events applied so far.
+    public private(set) var eventsApplied = 0
+
+    /// Subscribes to `source` as `consumer`.
+    public init(source: any EventSource, configuration: ModelConfiguration, consumer: String = "dashboard") {
+        model = DashboardModel(configuration: configuration)
+        subscription = source.subscribe(SubscriptionRequest(consumer: consumer))
+    }
+
+    /// Applies what the subscription holds, at most `budget` events in all (so that a flood
+    /// cannot starve input and drawing); true when anything arrived.
+    public mutating func ingest(budget: Int = 65_536) -> Bool {
+        var taken = 0
+        var changed = false
+        while taken < budget {
+            let batch = subscription.next(limit: min(16_384, budget - taken))
+            if batch.start == nil, batch.events.isEmpty {
+                // Drops are still recorded even when nothing else came.
+                if batch.droppedTotal > model.droppedEvents { model.apply(batch) }
+                break
+            }
+            model.apply(batch)
+            taken += batch.events.count
+            eventsApplied += batch.events.count
+            changed = true
+            if batch.events.isEmpty { break }
+        }
+        return changed
+    }
+
+    /// Moves the model's clock on (retention, durations) without an event.
+    public mutating func advance(to time: UInt64) {
+        model.advance(to: time)
+    }
+
+    /// Ends the subscription.
+    public func close() {
+        subscription.close()
+    }
+}

@@ -1,0 +1,124 @@
+import DashboardModel
+import DashboardUI
+import OperationEvents
+import TerminalKit
+
+/// One dashboard over any event source and any terminal surface: events into the model, keys
+/// into effects, frames onto the surface. It does not know whether its source is this process,
+/// a recording or another process, nor whether its surface is ncurses or a test terminal; its
+/// clock is the source's (`EventSource.now()`), so a test with a manual clock decides every
+/// duration on screen.
+public struct Session {
+    /// Where events come from and commands go.
+    public let source: any EventSource
+    /// Events into the model.
+    public private(set) var ingest: EventIngest
+    /// The view state and the rules of input.
+    public private(set) var interaction: Interaction
+    /// Frames from model and view state.
+    public let composer: FrameComposer
+    private let options: SessionOptions
+    /// The model as shown while the display is paused (the live one keeps reducing).
+    private var frozen: DashboardModel?
+    private var dirty = true
+    private var fullRedraw = true
+    private var framesDrawn = 0
+    private var lastFrame: UInt64 = 0
+    private var lastClockTick: UInt64 = 0
+    private var lastActivity: UInt64 = 0
+
+    /// A session on `source`, subscribed as the dashboard.
+    public init(source: any EventSource, options: SessionOptions = SessionOptions()) {
+        self.source = source
+        self.options = options
+        ingest = EventIngest(source: source, configuration: options.model)
+        interaction = Interaction(templates: source.workTemplates, mouseEnabled: options.mouse)
+        composer = FrameComposer(theme: Theme(unicode: options.unicode, color: options.color), caption: options.caption)
+    }
+
+    /// The model on screen: the live one, or the one frozen when the display was paused.
+    public var shownModel: DashboardModel { frozen ?? ingest.model }
+
+    /// Runs until the person quits or a terminating signal arrives.
+    public mutating func run(on surface: any TerminalSurface) -> SessionEnding {
+        while true {
+            if let ending = step(on: surface) { return ending }
+            surface.waitForInput(seconds: idleWait)
+        }
+    }
+
+    /// One turn of the loop: input first (a person's keys win over drawing), then events, then
+    /// a frame if anything visible changed. Returns how the session ended, if it did.
+    public mutating func step(on surface: any TerminalSurface) -> SessionEnding? {
+        if let signal = surface.pendingSignal { return .signal(signal) }
+        while let key = surface.readKey() {
+            if case .quit? = handle(key) { return .quit }
+        }
+        if interaction.state.paused, frozen == nil { frozen = ingest.model }
+        if !interaction.state.paused { frozen = nil }
+        let now = source.now()
+        if ingest.ingest() {
+            lastActivity = now
+            if frozen == nil { dirty = true }
+        }
+        // Durations on screen move with the clock: with unfinished work the screen refreshes
+        // four times a second, with none once a second (throughputs decay), so a quiet
+        // dashboard costs next to nothing.
+        let model = ingest.model
+        let live = model.queues.values.contains { $0.executing + $0.waiting > 0 }
+        if now &- lastClockTick >= (live ? 250_000_000 : 1_000_000_000) {
+            ingest.advance(to: now)
+            lastClockTick = now
+            if frozen == nil { dirty = true }
+        }
+        let frameInterval = 1_000_000_000 / UInt64(max(1, min(120, options.framesPerSecond)))
+        if dirty, now &- lastFrame >= frameInterval || fullRedraw || framesDrawn == 0 {
+            draw(on: surface, now: now)
+        }
+        return nil
+    }
+
+    /// How long the loop may wait for input before the next look at the events: short while
+    /// things happen, longer when quiet, so an idle dashboard barely wakes.
+    public var idleWait: Double {
+        if dirty { return 0.005 }
+        return source.now() &- lastActivity > 1_000_000_000 ? 0.1 : 0.015
+    }
+
+    /// Handles one key: view changes happen in `interaction`; effects are carried out here.
+    private mutating func handle(_ key: Key) -> Effect? {
+        let effects = interaction.handle(key, model: shownModel)
+        lastActivity = source.now()
+        for effect in effects {
+            switch effect {
+            case .quit: return .quit
+            case .redraw: dirty = true
+            case .fullRedraw:
+                dirty = true
+                fullRedraw = true
+            case .command(let command):
+                // Commands may run app code (cancel, template factories) on this thread; the
+                // session holds no lock while they do.
+                interaction.commandFinished(source.perform(command))
+                dirty = true
+            }
+        }
+        return nil
+    }
+
+    private mutating func draw(on surface: any TerminalSurface, now: UInt64) {
+        if framesDrawn == 1, options.trapWhileDrawing {
+            fatalError("trapWhileDrawing: a trap while the dashboard draws")
+        }
+        let shown = shownModel
+        interaction.keepSelectionValid(shown)
+        let size = surface.size
+        let (frame, map) = composer.compose(shown, interaction, width: size.width, height: size.height)
+        interaction.map = map
+        surface.draw(frame, full: fullRedraw)
+        framesDrawn += 1
+        lastFrame = now
+        dirty = false
+        fullRedraw = false
+    }
+}

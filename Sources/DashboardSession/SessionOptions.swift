@@ -1,0 +1,31 @@
+import DashboardModel
+
+/// How a dashboard session looks and behaves; the `opscope` command's flags map onto these.
+public struct SessionOptions: Sendable {
+    /// Box drawing and state symbols (`--ascii`: false).
+    public var unicode = true
+    /// Colours (`--no-color`: false).
+    public var color = true
+    /// Mouse clicks and wheel (`--no-mouse`: false).
+    public var mouse = true
+    /// At most this many frames per second (`--fps`).
+    public var framesPerSecond = 30
+    /// The line under the title (a demo's lesson).
+    public var caption = ""
+    /// Retention and warning thresholds of the dashboard's model.
+    public var model = ModelConfiguration()
+    /// For the reliability tests only: trap while drawing the second frame, to check that the
+    /// terminal is given back when the process dies with the dashboard on screen.
+    public var trapWhileDrawing = false
+
+    /// The defaults.
+    public init() {}
+}
+
+/// How a session ended.
+public enum SessionEnding: Sendable, Equatable {
+    /// `q`, F10 or `:quit`.
+    case quit
+    /// A terminating signal (SIGINT, SIGTERM, SIGHUP); the terminal was restored first.
+    case signal(Int32)
+}

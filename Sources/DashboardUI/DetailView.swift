@@ -1,0 +1,74 @@
+import DashboardModel
+import OperationEvents
+import TerminalKit
+
+/// The selected operation in full: fields, the diagnosis in words, warnings, and the history of
+/// its key changes with times (the KVO keys made visible).
+struct DetailView {
+    let theme: Theme
+
+    func render(_ model: DashboardModel, _ state: ViewState, offset: Int, warnings: [Warning], into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        guard let id = state.selection, let record = model.operations[id] else {
+            buffer.write("no operation selected", x: area.x, y: area.y, style: theme.dim, clip: area)
+            return
+        }
+        var lines: [[TextBlock.Span]] = []
+        func field(_ name: String, _ value: String, _ style: Style = .plain) {
+            lines.append([.init(GraphTextFit.pad(name, 13), theme.dim), .init(value, style)])
+        }
+        let inCycle = model.isInCycle(id)
+        let stateStyle = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: inCycle)
+        lines.append([.init(theme.glyph(state: record.state, cancelled: record.isCancelled, inCycle: inCycle) + " " + record.label, stateStyle.with(.bold))])
+        field("type", record.typeName + (record.isAsynchronous ? " (asynchronous)" : " (synchronous)"))
+        field("queue", record.queue.map { "\($0) '\(model.queues[$0]?.name ?? "?")'" } ?? "not in any queue")
+        field("state", record.state.rawValue + (record.isCancelled ? ", cancelled" : ""), stateStyle)
+        field("priority", record.priority == record.effectivePriority ? record.priority.description
+              : "\(record.priority.description) (scheduled as \(record.effectivePriority.description))")
+        field("qos", record.qualityOfService.rawValue)
+        field("observed", record.observation.rawValue)
+        field("depends on", record.dependencies.isEmpty ? "-" : record.dependencies.map { describe($0, model) }.joined(separator: ", "))
+        field("needed by", record.dependents.isEmpty ? "-" : record.dependents.prefix(8).map { describe($0, model) }.joined(separator: ", ")
+              + (record.dependents.count > 8 ? ", +\(record.dependents.count - 8)" : ""))
+        field("waited", DurationText.format(record.waitTime(now: model.now)))
+        if let run = record.runTime(now: model.now) { field("ran", DurationText.format(run)) }
+        if let diagnosis = model.diagnosis(of: id) {
+            lines.append([])
+            lines.append([.init("Why is it not running?", theme.header)])
+            for line in wrap(diagnosis.message, area.width) { lines.append([.init(line, theme.warning)]) }
+        }
+        for warning in warnings where warning.operation == id {
+            lines.append([.init("! ", theme.error)] + [.init(warning.message, theme.error)])
+        }
+        lines.append([])
+        lines.append([.init("Key changes", theme.header), .init("  (~ sampled, ≈ inferred)", theme.dim)])
+        for change in record.history {
+            let offset = change.time >= record.addedAt ? change.time - record.addedAt : 0
+            let mark = change.origin == .sampled ? "~" : (change.origin == .inferred ? "≈" : " ")
+            lines.append([.init(GraphTextFit.pad("+" + DurationText.format(offset), 10), theme.dim), .init(mark + change.text)])
+        }
+        TextBlock(lines: lines, offset: offset).render(into: &buffer, area: area)
+    }
+
+    private func describe(_ id: OperationID, _ model: DashboardModel) -> String {
+        guard let record = model.operations[id] else { return "\(id) (gone)" }
+        return "\(id) \(record.state.rawValue)"
+    }
+
+    /// Greedy word wrap.
+    func wrap(_ text: String, _ width: Int) -> [String] {
+        guard width > 4 else { return [text] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if current.isEmpty { current = String(word) }
+            else if current.count + 1 + word.count <= width { current += " " + word }
+            else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+}
