@@ -6,8 +6,11 @@ import OperationEvents
 public enum CommandLineParser {
     /// What a line asks for.
     public enum Outcome: Sendable, Equatable {
+        /// A command to send, with a summary for the status line.
         case command(MonitorCommand, summary: String)
+        /// `:quit`.
         case quit
+        /// `:help`.
         case help
     }
 
@@ -125,6 +128,7 @@ public enum CommandLineParser {
 
     /// Why a line was refused.
     public struct ParseError: Error, Sendable, Equatable {
+        /// What is wrong, in one line.
         public var message: String
         init(_ message: String) { self.message = message }
     }

@@ -14,7 +14,7 @@ public enum Effect: Sendable, Equatable {
 }
 
 /// Where things were drawn in the last frame, for the mouse and for paging.
-public struct ScreenMap: Sendable, Equatable {
+public struct ScreenMap: Sendable {
     /// The table's body rows and the operation on each.
     public var tableBody = Rect(x: 0, y: 0, width: 0, height: 0)
     /// The operations on the table's visible rows, top to bottom.
@@ -26,6 +26,8 @@ public struct ScreenMap: Sendable, Equatable {
     public var panes: [ViewState.Pane: Rect] = [:]
     /// Operations drawn in the graph pane, with their cells.
     public var graphNodes: [GraphNodeArea] = []
+    /// The graph pane's layout, kept from frame to frame so that boxes do not move.
+    public var graphLayout = GraphLayoutMemory<FocusedGraph.NodeKey>()
 
     /// An empty map (before the first frame).
     public init() {}

@@ -24,6 +24,7 @@ public struct FrameComposer: Sendable {
     public func compose(_ model: DashboardModel, _ interaction: Interaction, width: Int, height: Int) -> (Buffer, ScreenMap) {
         var buffer = Buffer(width: width, height: height)
         var map = ScreenMap()
+        map.graphLayout = interaction.map.graphLayout
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
             drawTooSmall(&buffer)
             return (buffer, map)

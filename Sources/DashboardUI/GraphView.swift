@@ -15,14 +15,20 @@ struct GraphView {
         }
         switch state.graph.layout {
         case .focused: renderFocused(model, state, into: &buffer, area: area, map: &map)
-        case .all: renderLanes(model, state, into: &buffer, area: area, map: &map)
+        case .all: renderList(model, state, into: &buffer, area: area, map: &map)
         }
     }
 
     private func renderFocused(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         let focus = state.graph.followsSelection ? state.selection : nil
         let graph = FocusedGraph.build(model, focus: focus, limit: 120)
-        let (_, canvas) = graph.draw(maxLabelWidth: 22)
+        // The layout is remembered from the last frame: boxes stay put while the structure does not change.
+        let (layout, order) = map.graphLayout.layout(graph.graph, keys: graph.nodes.map(\.key))
+        var layoutIndex = [Int](repeating: 0, count: order.count)
+        for (index, node) in order.enumerated() { layoutIndex[node] = index }
+        let dashed = Set(graph.cycleEdges.map { LayeredLayout.Edge(layoutIndex[$0.from], layoutIndex[$0.to]) })
+        var canvas = GraphDrawing.draw(layout, labels: order.map { graph.nodes[$0].label }, dashed: dashed, maxLabelWidth: 22)
+        canvas.renumberPlaced { order[$0] }
         // Keep the focus in view: scroll the canvas so that its box is visible.
         var originX = 0
         var originY = 0
@@ -55,8 +61,8 @@ struct GraphView {
         }
     }
 
-    private func renderLanes(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
-        let list = LaneList.build(model, maximumLanes: max(1, min(24, area.width / 4)))
+    private func renderList(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
+        let list = DependencyList.build(model, maximumColumns: max(1, min(24, area.width / 4)))
         let selectedRow = state.selection.flatMap { id in list.rows.firstIndex { $0.operation == id } } ?? 0
         let first = TableView.scrolledOffset(selected: selectedRow, offset: max(0, selectedRow - area.height / 2),
                                              visibleRows: area.height, count: list.rows.count)
@@ -76,7 +82,7 @@ struct GraphView {
             let rect = Rect(x: area.x + placed.x, y: area.y + placed.y, width: placed.width, height: 1).intersection(area)
             buffer.restyle(rect) { $0 = style }
             // The marker in its lane takes the state colour too.
-            let lane = list.rows[range.lowerBound + placed.y].lane * 2
+            let lane = list.rows[range.lowerBound + placed.y].column * 2
             buffer.restyle(Rect(x: area.x + lane, y: area.y + placed.y, width: 1, height: 1).intersection(area)) { $0 = style }
             map.graphNodes.append(GraphNodeArea(rect: rect, operation: id))
         }

@@ -2,12 +2,19 @@ import TerminalKit
 
 /// What a key asks for, independent of which key it is.
 public enum UserAction: Sendable, Hashable, CaseIterable {
+    /// Selection movement.
     case moveUp, moveDown, pageUp, pageDown, first, last
+    /// Details, back, pane focus.
     case openDetails, back, nextPane, previousPane
+    /// Commands to the observed program.
     case cancelSelected, tag, cancelQueue, toggleSuspend, raiseConcurrency, lowerConcurrency
+    /// Work picker, command line, filter.
     case addWork, commandLine, filter
+    /// Table order.
     case sortLeft, sortRight, invertSort
+    /// Graph pane.
     case toggleGraphLayout, toggleGraphFollow
+    /// Display and session.
     case togglePause, help, redraw, quit
 }
 

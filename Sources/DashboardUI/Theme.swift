@@ -8,6 +8,7 @@ public struct Theme: Sendable {
     /// Use colours (false: `--no-color`; attributes still mark states).
     public var color: Bool
 
+    /// A theme.
     public init(unicode: Bool = true, color: Bool = true) {
         self.unicode = unicode
         self.color = color
@@ -29,15 +30,23 @@ public struct Theme: Sendable {
         }
     }
 
+    /// The title bar.
     public var title: Style { colored(.blue, .bold) }
+    /// Headings and labels.
     public var header: Style { Style(attributes: .bold) }
+    /// Secondary text.
     public var dim: Style { Style(attributes: .dim) }
+    /// Warnings and questions.
     public var warning: Style { colored(.yellow, .bold) }
+    /// Errors.
     public var error: Style { colored(.red, .bold) }
     /// A suspended queue: loud in any mode.
     public var suspended: Style { Style(foreground: color ? .white : .default, background: color ? .red : .default, attributes: [.bold, .reverse]) }
+    /// Names in the key bar.
     public var keyName: Style { Style(attributes: .reverse) }
+    /// The frame of the pane with the keys.
     public var focusedFrame: Style { colored(.cyan, .bold) }
+    /// Other frames, and graph edges.
     public var frame: Style { colored(.gray) }
 
     /// A state glyph, or its ASCII stand-in.

@@ -59,6 +59,7 @@ public struct ViewState: Sendable, Equatable {
 
     /// Columns the table sorts by.
     public enum SortColumn: Int, Sendable, CaseIterable {
+        /// The table's columns, left to right.
         case id, name, queue, state, priority, qos, dependencies, wait, run
 
         /// The column's heading.

@@ -1,7 +1,9 @@
 /// A screen's worth of cells. Widgets draw into a buffer; a backend shows the difference between
 /// the buffer it showed last and the new one, so only changed cells reach the terminal.
 public struct Buffer: Sendable, Equatable {
+    /// Columns.
     public let width: Int
+    /// Rows.
     public let height: Int
     private(set) var cells: [Cell]
 
@@ -76,9 +78,13 @@ public struct Buffer: Sendable, Equatable {
 
     /// A run of changed cells on one row.
     public struct Run: Sendable, Equatable {
+        /// First column of the run.
         public var x: Int
+        /// Its row.
         public var y: Int
+        /// The new cells, left to right.
         public var cells: [Cell]
+        /// A run.
         public init(x: Int, y: Int, cells: [Cell]) {
             self.x = x
             self.y = y

@@ -1,8 +1,12 @@
 /// A rectangle of cells: `x`, `y` of the top-left cell, `width` × `height`. Never negative.
 public struct Rect: Sendable, Hashable, CustomStringConvertible {
+    /// Left column.
     public var x: Int
+    /// Top row.
     public var y: Int
+    /// Columns.
     public var width: Int
+    /// Rows.
     public var height: Int
 
     /// A rectangle; negative sizes become zero.
@@ -13,10 +17,15 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         self.height = max(0, height)
     }
 
+    /// True when it holds no cell.
     public var isEmpty: Bool { width == 0 || height == 0 }
+    /// The column just right of it.
     public var maxX: Int { x + width }
+    /// The row just below it.
     public var maxY: Int { y + height }
+    /// Cells in it.
     public var area: Int { width * height }
+    /// `WxH+X+Y`, as X11 geometry.
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 
     /// The part of this rectangle inside `other`.

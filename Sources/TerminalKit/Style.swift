@@ -8,14 +8,23 @@ public enum Color: Sendable, Hashable {
     /// A colour of the 256-colour palette.
     case indexed(UInt8)
 
+    /// Black (0).
     public static let black = Color.basic(0)
+    /// Red (1).
     public static let red = Color.basic(1)
+    /// Green (2).
     public static let green = Color.basic(2)
+    /// Yellow (3).
     public static let yellow = Color.basic(3)
+    /// Blue (4).
     public static let blue = Color.basic(4)
+    /// Magenta (5).
     public static let magenta = Color.basic(5)
+    /// Cyan (6).
     public static let cyan = Color.basic(6)
+    /// White (7).
     public static let white = Color.basic(7)
+    /// Bright black, which terminals show as grey (8).
     public static let gray = Color.basic(8)
 
     /// The nearest of the 8 basic colours (for terminals with 8 colours).
@@ -36,18 +45,27 @@ public enum Color: Sendable, Hashable {
 
 /// Text attributes.
 public struct Attributes: OptionSet, Sendable, Hashable {
+    /// The bits.
     public let rawValue: UInt8
+    /// Attributes from bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Bold (or bright).
     public static let bold = Attributes(rawValue: 1)
+    /// Dim.
     public static let dim = Attributes(rawValue: 2)
+    /// Underlined.
     public static let underline = Attributes(rawValue: 4)
+    /// Foreground and background swapped.
     public static let reverse = Attributes(rawValue: 8)
 }
 
 /// How a cell looks.
 public struct Style: Sendable, Hashable {
+    /// Text colour.
     public var foreground: Color
+    /// Cell colour.
     public var background: Color
+    /// Bold, dim, underline, reverse.
     public var attributes: Attributes
 
     /// A style; everything defaults to the terminal's own.

@@ -7,6 +7,7 @@ public struct TestBackend: Sendable {
     public private(set) var lastCellsWritten = 0
     public private(set) var totalCellsWritten = 0
 
+    /// A blank screen of `width` × `height`.
     public init(width: Int, height: Int) {
         screen = Buffer(width: width, height: height)
     }

@@ -9,18 +9,23 @@ public protocol Widget {
 public struct TextBlock: Widget, Sendable {
     /// A piece of a line in one style.
     public struct Span: Sendable, Equatable {
+        /// The text.
         public var text: String
+        /// Its style.
         public var style: Style
+        /// A span.
         public init(_ text: String, _ style: Style = .plain) {
             self.text = text
             self.style = style
         }
     }
 
+    /// Lines of styled spans.
     public var lines: [[Span]]
     /// Lines skipped at the top (scrolling).
     public var offset: Int
 
+    /// A block starting `offset` lines down.
     public init(lines: [[Span]], offset: Int = 0) {
         self.lines = lines
         self.offset = offset
@@ -31,6 +36,7 @@ public struct TextBlock: Widget, Sendable {
         self.init(lines: text.map { [Span($0, style)] })
     }
 
+    /// Draws the lines, clipped to `area`.
     public func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         for (row, line) in lines.dropFirst(max(0, offset)).prefix(area.height).enumerated() {
@@ -42,11 +48,16 @@ public struct TextBlock: Widget, Sendable {
 
 /// A border with a title around an inner area.
 public struct Frame: Sendable {
+    /// Shown in the top edge.
     public var title: String
+    /// The lines of the frame.
     public var style: Style
+    /// The title.
     public var titleStyle: Style
+    /// Draw with `+-|` instead of box drawing characters.
     public var ascii: Bool
 
+    /// A frame.
     public init(title: String = "", style: Style = .plain, titleStyle: Style = Style(attributes: .bold), ascii: Bool = false) {
         self.title = title
         self.style = style
@@ -87,21 +98,31 @@ public struct Frame: Sendable {
 public struct TableView: Widget, Sendable {
     /// A column: title and width (the last column takes what is left).
     public struct Column: Sendable, Equatable {
+        /// The heading.
         public var title: String
+        /// Columns.
         public var width: Int
+        /// A column.
         public init(_ title: String, width: Int) {
             self.title = title
             self.width = width
         }
     }
 
+    /// The columns, left to right.
     public var columns: [Column]
+    /// One span per column per row.
     public var rows: [[TextBlock.Span]]
+    /// The highlighted row (index into `rows`).
     public var selected: Int?
+    /// Rows scrolled.
     public var offset: Int
+    /// The heading row.
     public var headerStyle: Style
+    /// The highlighted row.
     public var selectedStyle: Style
 
+    /// A table.
     public init(columns: [Column], rows: [[TextBlock.Span]], selected: Int? = nil, offset: Int = 0,
                 headerStyle: Style = Style(attributes: [.bold, .underline]), selectedStyle: Style = Style(attributes: .reverse)) {
         self.columns = columns
@@ -124,6 +145,7 @@ public struct TableView: Widget, Sendable {
         return max(0, result)
     }
 
+    /// Draws the heading and the visible rows.
     public func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         var x = area.x

@@ -16,7 +16,7 @@ struct GraphTextTests {
     /// The whole-graph lane list.
     private func lanes(_ script: EventScript, width: Int = 60) -> String {
         let model = script.model()
-        let list = LaneList.build(model)
+        let list = DependencyList.build(model)
         return list.draw(rows: 0..<list.rows.count, width: width) { model[$0]?.label ?? "?" }
             .lines().joined(separator: "\n")
     }
@@ -205,7 +205,7 @@ struct GraphTextTests {
         script.add(1, queue: 1, "a")
         script.add(2, queue: 1, "b", after: [1])
         let model = script.model()
-        let list = LaneList.build(model)
+        let list = DependencyList.build(model)
         for width in [0, 1, 2] {
             let canvas = list.draw(rows: 0..<list.rows.count, width: width) { model[$0]?.label ?? "?" }
             #expect(canvas.lines().allSatisfy { $0.count <= width })

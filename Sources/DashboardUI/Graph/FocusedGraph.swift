@@ -9,6 +9,7 @@ public struct FocusedGraph: Sendable {
     public struct Node: Sendable, Equatable {
         /// What the box stands for.
         public enum Kind: Sendable, Equatable {
+            /// One operation.
             case operation(OperationID)
             /// Finished operations of one level.
             case finished([OperationID])
@@ -16,14 +17,29 @@ public struct FocusedGraph: Sendable {
             case siblings([OperationID])
         }
 
+        /// What the box stands for.
         public var kind: Kind
         /// `● #12 parse`, `✓ 412 done`, `×40 ◐ resize`.
         public var label: String
+        /// The state its colour shows.
         public var state: OperationState
+        /// Cancelled.
         public var isCancelled: Bool
+        /// In a dependency cycle.
         public var inCycle: Bool
+        /// On the longest chain of unfinished work.
         public var onCriticalPath: Bool
+        /// The operation the graph is drawn around.
         public var isFocus: Bool
+
+        /// What the box is, from one frame to the next (a fold is known by its first member).
+        public var key: NodeKey {
+            switch kind {
+            case .operation(let id): .operation(id)
+            case .finished(let ids): .finished(ids.min() ?? OperationID(0))
+            case .siblings(let ids): .siblings(ids.min() ?? OperationID(0))
+            }
+        }
 
         /// The operations the box stands for.
         public var members: [OperationID] {
@@ -32,6 +48,16 @@ public struct FocusedGraph: Sendable {
             case .finished(let ids), .siblings(let ids): ids
             }
         }
+    }
+
+    /// A box's identity across frames, for `GraphLayoutMemory`.
+    public enum NodeKey: Hashable, Sendable {
+        /// One operation.
+        case operation(OperationID)
+        /// Finished operations of a level, known by the first of them.
+        case finished(OperationID)
+        /// Operations alike, known by the first of them.
+        case siblings(OperationID)
     }
 
     /// The boxes.

@@ -8,13 +8,21 @@ import OperationEvents
 public struct GraphCanvas: Sendable, Equatable {
     /// Stroke directions leaving a cell's centre.
     public struct Arms: OptionSet, Sendable, Hashable {
+        /// The bits.
         public let rawValue: UInt8
+        /// Arms from bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Toward the row above.
         public static let up = Arms(rawValue: 1)
+        /// Toward the row below.
         public static let down = Arms(rawValue: 2)
+        /// Toward the column on the left.
         public static let left = Arms(rawValue: 4)
+        /// Toward the column on the right.
         public static let right = Arms(rawValue: 8)
+        /// Left and right: a horizontal line.
         public static let horizontal: Arms = [.left, .right]
+        /// Up and down: a vertical line.
         public static let vertical: Arms = [.up, .down]
     }
 
@@ -22,8 +30,11 @@ public struct GraphCanvas: Sendable, Equatable {
     public struct Placed: Sendable, Equatable {
         /// Index into the focused graph's nodes (or an operation for lane lists).
         public var node: Int
+        /// Its first column.
         public var x: Int
+        /// Its row.
         public var y: Int
+        /// Columns it takes.
         public var width: Int
     }
 
@@ -102,6 +113,11 @@ public struct GraphCanvas: Sendable, Equatable {
             column += 1
         }
         if let node { placed.append(Placed(node: node, x: x, y: y, width: fieldWidth ?? text.count)) }
+    }
+
+    /// Renames the nodes recorded in `placed` (when the drawing's node numbers are not the view's).
+    public mutating func renumberPlaced(_ rename: (Int) -> Int) {
+        for index in placed.indices { placed[index].node = rename(placed[index].node) }
     }
 
     /// The arms of a cell as drawn (both groups), for tests and views.

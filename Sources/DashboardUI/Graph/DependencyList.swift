@@ -4,13 +4,13 @@ import OperationEvents
 /// The whole graph as a list, one row per operation (dependencies above their dependents),
 /// with the edges drawn in lanes on the left like `git log --graph`. Computed once for all rows;
 /// a view draws only the rows it shows.
-public struct LaneList: Sendable {
+public struct DependencyList: Sendable {
     /// One row.
     public struct Row: Sendable, Equatable {
         /// The operation.
         public var operation: OperationID
-        /// Its lane.
-        public var lane: Int
+        /// Its edge column.
+        public var column: Int
         /// Edges into or out of it that did not fit in the lanes.
         public var hiddenEdges: Int
     }
@@ -23,14 +23,14 @@ public struct LaneList: Sendable {
 
     /// The rows, in drawing order.
     public private(set) var rows: [Row] = []
-    /// Lanes used (at most `maximumLanes`).
-    public private(set) var laneCount = 0
+    /// Lanes used (at most `maximumColumns`).
+    public private(set) var columnCount = 0
     private var strokes: [[Stroke]] = []
 
-    /// Builds the list for every retained operation of the model; at most `maximumLanes` edges
+    /// Builds the list for every retained operation of the model; at most `maximumColumns` edges
     /// are drawn side by side (a row counts the edges it could not draw).
-    public static func build(_ model: DashboardModel, maximumLanes: Int = 24) -> LaneList {
-        var list = LaneList()
+    public static func build(_ model: DashboardModel, maximumColumns: Int = 24) -> DependencyList {
+        var list = DependencyList()
         let records = model.operations.values.sorted { ($0.level, $0.enqueueOrder, $0.id) < ($1.level, $1.enqueueOrder, $1.id) }
         var rowOf: [OperationID: Int] = [:]
         rowOf.reserveCapacity(records.count)
@@ -42,7 +42,7 @@ public struct LaneList: Sendable {
             var strokes: [Stroke] = []
             let incoming = lanes.indices.filter { lanes[$0] == id }
             let column = incoming.min() ?? lanes.firstIndex { $0 == nil } ?? lanes.count
-            if column == lanes.count, column < maximumLanes { lanes.append(nil) }
+            if column == lanes.count, column < maximumColumns { lanes.append(nil) }
             let group = id.rawValue
             for slot in lanes.indices where lanes[slot] != nil && lanes[slot] != id {
                 strokes.append(Stroke(x: slot * 2, arms: .vertical, group: lanes[slot]!.rawValue))
@@ -63,7 +63,7 @@ public struct LaneList: Sendable {
                     slot = column
                 } else if let free = lanes.firstIndex(where: { $0 == nil }) {
                     slot = free
-                } else if lanes.count < maximumLanes {
+                } else if lanes.count < maximumColumns {
                     lanes.append(nil)
                     slot = lanes.count - 1
                 }
@@ -82,8 +82,8 @@ public struct LaneList: Sendable {
             let above = record.dependencies.filter { (rowOf[$0] ?? row) < row }.count
             hidden += max(0, above - incoming.count)
             while let last = lanes.last, last == nil, lanes.count > column + 1 { lanes.removeLast() }
-            list.laneCount = max(list.laneCount, lanes.count, column + 1)
-            list.rows.append(Row(operation: id, lane: min(column, maximumLanes - 1), hiddenEdges: hidden))
+            list.columnCount = max(list.columnCount, lanes.count, column + 1)
+            list.rows.append(Row(operation: id, column: min(column, maximumColumns - 1), hiddenEdges: hidden))
             list.strokes.append(strokes)
         }
         return list
@@ -106,11 +106,11 @@ public struct LaneList: Sendable {
                      label: (OperationID) -> String) -> GraphCanvas {
         let range = range.clamped(to: 0..<rows.count)
         var canvas = GraphCanvas(width: max(0, width), height: range.count)
-        let labelX = laneCount * 2 + 1
+        let labelX = columnCount * 2 + 1
         for (y, row) in range.enumerated() {
             for stroke in strokes[row] { canvas.stroke(x: stroke.x, y: y, stroke.arms, group: stroke.group) }
             let entry = rows[row]
-            canvas.write(String(marker(entry.operation)), x: entry.lane * 2, y: y)
+            canvas.write(String(marker(entry.operation)), x: entry.column * 2, y: y)
             canvas.write(label(entry.operation) + (entry.hiddenEdges > 0 ? " (+\(entry.hiddenEdges) edges)" : ""),
                          x: labelX, y: y, node: entry.operation.rawValue, width: max(0, width - labelX))
         }

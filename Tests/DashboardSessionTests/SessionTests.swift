@@ -1,0 +1,141 @@
+import DashboardModel
+import DashboardSession
+import DashboardUI
+import OpScopeTestSupport
+import OperationEvents
+import TerminalKit
+import Testing
+
+/// Whole sessions without a terminal: a scripted source with a manual clock, the test terminal,
+/// keys in, commands and screens out.
+@Suite("Session: input, effects and frames over a scripted source")
+struct SessionTests {
+    private let frame: UInt64 = 50_000_000
+
+    /// A session on the pipeline script, one frame drawn.
+    private func start(width: Int = 120, height: Int = 40, templates: [WorkTemplateInfo] = [])
+        -> (Session, TestTerminal, ScriptedSource)
+    {
+        let source = ScriptedSource(pipelineScript(), templates: templates)
+        let terminal = TestTerminal(width: width, height: height)
+        var session = Session(source: source)
+        #expect(session.step(on: terminal) == nil)
+        return (session, terminal, source)
+    }
+
+    /// Moves the manual clock one frame on and runs one turn of the loop.
+    @discardableResult
+    private func tick(_ session: inout Session, _ terminal: TestTerminal, _ source: ScriptedSource) -> SessionEnding? {
+        source.advance(by: frame)
+        return session.step(on: terminal)
+    }
+
+    @Test("keys become commands sent to the source; the answer shows in the status line; q ends the session")
+    func keysToCommands() {
+        var (session, terminal, source) = start()
+        #expect(terminal.text.contains("q1 net"))
+        #expect(terminal.text.contains("Graph around #1") && terminal.text.contains("#4 parse-a"), "the graph follows the selection")
+        terminal.send(.character("s"))
+        tick(&session, terminal, source)
+        #expect(source.commands == [.setSuspended(queue: QueueID(1), suspended: true)])
+        #expect(terminal.text.contains("done: setSuspended"))
+        terminal.send(.character("c"))
+        tick(&session, terminal, source)
+        #expect(terminal.text.contains("Cancel #1 download-a? (y/n)"))
+        terminal.send(.character("y"))
+        tick(&session, terminal, source)
+        #expect(source.commands.last == .cancel(operations: [OperationID(1)]))
+        terminal.send(.character(":"))
+        terminal.type("max 3")
+        tick(&session, terminal, source)
+        #expect(terminal.text.contains(":max 3"), "the line shows while it is typed")
+        terminal.send(.enter)
+        tick(&session, terminal, source)
+        #expect(source.commands.last == .setMaxConcurrency(queue: QueueID(1), count: 3))
+        terminal.send(.character("q"))
+        #expect(tick(&session, terminal, source) == .quit)
+    }
+
+    @Test("a refused command says why, in the error style, and nothing else changes")
+    func refusedCommand() {
+        var (session, terminal, source) = start()
+        source.answer { _ in .failure(CommandError(.unsupported, "recordings cannot change the program")) }
+        terminal.send(.character("s"))
+        tick(&session, terminal, source)
+        let lines = terminal.screen.lines()
+        let row = try? #require(lines.firstIndex { $0.contains("recordings cannot change the program") })
+        guard let row else { return }
+        let cell = terminal.screen[0, row]
+        #expect(cell.style.foreground == .red && cell.style.attributes.contains(.bold))
+    }
+
+    @Test("events arrive on screen; p holds the screen still while they keep arriving; the clock moves durations")
+    func eventsAndPause() {
+        var (session, terminal, source) = start()
+        var more = EventScript()
+        more.time = source.now()
+        more.add(12, queue: 2, "render-late")
+        source.append(more)
+        tick(&session, terminal, source)
+        #expect(terminal.text.contains("render-late"))
+        terminal.send(.character("p"))
+        tick(&session, terminal, source)
+        #expect(terminal.text.contains("PAUSED"))
+        var later = EventScript()
+        later.time = source.now()
+        later.add(13, queue: 2, "while-paused")
+        source.append(later)
+        tick(&session, terminal, source)
+        #expect(!terminal.text.contains("while-paused"), "a paused display does not change")
+        #expect(session.ingest.model.operations.contains(OperationID(13)), "the live model keeps reducing")
+        terminal.send(.character("p"))
+        tick(&session, terminal, source)
+        #expect(terminal.text.contains("while-paused"))
+        #expect(!terminal.text.contains("PAUSED"))
+    }
+
+    @Test("nothing changed, nothing drawn; a resize redraws at the new size; Ctrl-L repaints everything")
+    func framesOnlyWhenNeeded() {
+        var (session, terminal, source) = start()
+        let drawn = terminal.frameCount
+        _ = session.step(on: terminal)
+        #expect(terminal.frameCount == drawn, "no change: no frame")
+        terminal.size = (80, 24)
+        terminal.send(.resize)
+        tick(&session, terminal, source)
+        #expect(terminal.screen.width == 80 && terminal.screen.height == 24)
+        let full = terminal.fullRedraws
+        terminal.send(.control("l"))
+        tick(&session, terminal, source)
+        #expect(terminal.fullRedraws == full + 1)
+    }
+
+    @Test("a terminating signal ends the session")
+    func signal() {
+        var (session, terminal, _) = start()
+        terminal.pendingSignal = 15
+        #expect(session.step(on: terminal) == .signal(15))
+    }
+
+    @Test("colours and attributes: executing in bold green, the selection reversed, a suspended queue loud")
+    func styles() {
+        let (_, terminal, _) = start()
+        let lines = terminal.screen.lines()
+        func style(of text: String) -> Style? {
+            for (y, line) in lines.enumerated() {
+                guard let range = line.range(of: text) else { continue }
+                let x = line.distance(from: line.startIndex, to: range.lowerBound)
+                return terminal.screen[x, y].style
+            }
+            return nil
+        }
+        let suspended = style(of: "SUSPENDED")
+        #expect(suspended?.background == .red && suspended?.attributes.contains(.bold) == true)
+        // Row 1 (download-a) is executing and selected: green, bold, reversed.
+        let selected = style(of: "download-a ⇄")
+        #expect(selected?.foreground == .green)
+        #expect(selected?.attributes.contains(.reverse) == true)
+        let finished = style(of: "✓ finished")
+        #expect(finished?.attributes.contains(.dim) == true)
+    }
+}

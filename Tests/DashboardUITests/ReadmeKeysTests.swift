@@ -1,0 +1,39 @@
+import DashboardUI
+import Foundation
+import Testing
+
+/// README's "Keys" table is the key table itself (`KeyBindings.markdownTable()`), word for word;
+/// `OPSCOPE_RECORD=1` rewrites it after the table changed.
+@Suite("README's keys are the dashboard's keys")
+struct ReadmeKeysTests {
+    @Test("the Keys section of README.md is generated from KeyBindings")
+    func readmeMatches() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let begin = "<!-- keys: generated from KeyBindings; OPSCOPE_RECORD=1 swift test --filter ReadmeKeysTests rewrites it -->\n"
+        let end = "\n<!-- end of keys -->"
+        let start = try #require(text.range(of: begin), "README.md has no generated keys section")
+        let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex))
+        let current = String(text[start.upperBound..<stop.lowerBound])
+        let wanted = KeyBindings.markdownTable()
+        if ProcessInfo.processInfo.environment["OPSCOPE_RECORD"] != nil, current != wanted {
+            try (text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: wanted)).write(to: readme, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(current == wanted, "README.md's keys differ from the key table: run with OPSCOPE_RECORD=1 to regenerate")
+    }
+
+    @Test("every key appears once in the table, and every bar entry names a bound action")
+    func tableIsConsistent() {
+        var seen: Set<String> = []
+        for binding in KeyBindings.all {
+            for key in binding.keys { #expect(seen.insert("\(key)").inserted, "\(key) bound twice") }
+            if binding.bar != nil { #expect(binding.action != nil) }
+        }
+        #expect(KeyBindings.bar.first?.name == "Help" && KeyBindings.bar.last?.name == "Quit")
+        for action in UserAction.allCases {
+            #expect(KeyBindings.all.contains { $0.action == action }, "\(action) has no key")
+        }
+    }
+}
