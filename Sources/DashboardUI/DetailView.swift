@@ -22,6 +22,10 @@ struct DetailView {
         lines.append([.init(theme.glyph(state: record.state, cancelled: record.isCancelled, inCycle: inCycle) + " " + record.label, stateStyle.with(.bold))])
         field("type", record.typeName + (record.isAsynchronous ? " (asynchronous)" : " (synchronous)"))
         field("queue", record.queue.map { "\($0) '\(model.queues[$0]?.name ?? "?")'" } ?? "not in any queue")
+        if let queue = record.queue.flatMap({ model.queues[$0] }) {
+            let latency = HeaderView.latencyText(queue.latency)
+            if !latency.isEmpty { field("queue times", latency, theme.dim) }
+        }
         field("state", record.state.rawValue + (record.isCancelled ? ", cancelled" : ""), stateStyle)
         field("priority", record.priority == record.effectivePriority ? record.priority.description
               : "\(record.priority.description) (scheduled as \(record.effectivePriority.description))")

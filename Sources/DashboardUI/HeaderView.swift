@@ -38,11 +38,31 @@ struct HeaderView {
             let rate = queue.throughput.perSecond(now: model.now)
             x = buffer.write("  \(oneDecimal(rate))/s", x: x, y: y, clip: area)
             if queue.observation == .sampled { x = buffer.write("  sampled", x: x, y: y, style: theme.warning, clip: area) }
-            if queue.isMainQueue { buffer.write("  main", x: x, y: y, style: theme.dim, clip: area) }
+            if queue.isMainQueue { x = buffer.write("  main", x: x, y: y, style: theme.dim, clip: area) }
+            // Wait and run percentiles where there is room for them whole.
+            let latency = Self.latencyText(queue.latency)
+            if !latency.isEmpty, area.maxX - x >= latency.count + 2 {
+                buffer.write("  " + latency, x: x, y: y, style: theme.dim, clip: area)
+            }
         }
         if shown < queues.count {
             buffer.write("  +\(queues.count - shown) more queues", x: area.x, y: area.y + shown, style: theme.dim, clip: area)
         }
+    }
+}
+
+extension HeaderView {
+    /// `wait p50/90/99 2ms/8ms/31ms  run 150ms/152ms/160ms`; empty before anything started.
+    static func latencyText(_ latency: LatencyStatistics) -> String {
+        let wait = latency.wait
+        let run = latency.run
+        guard wait.count > 0 else { return "" }
+        func triple(_ value: LatencyStatistics.Percentiles) -> String {
+            [value.p50, value.p90, value.p99].map(DurationText.short).joined(separator: "/")
+        }
+        var text = "wait p50/90/99 " + triple(wait)
+        if run.count > 0 { text += "  run " + triple(run) }
+        return text
     }
 }
 

@@ -121,7 +121,8 @@ struct ReliabilityTests {
         for id in 1...100_000 { fanIn.add(id, queue: 1, "leaf") }
         fanIn.add(100_001, queue: 1, "join", after: Array(1...100_000))
         for (script, focus) in [(cycle, OperationID(5_000)), (fanIn, OperationID(100_001))] {
-            let started = Date()
+            // No wall-clock verdict here (the suite's time limit guards against a hang); the
+            // speed of these paths is measured by opscope-bench.
             let model = script.model()
             var dashboard = Interaction()
             dashboard.state.selection = focus
@@ -129,8 +130,7 @@ struct ReliabilityTests {
             dashboard.state.graph.layout = .all
             _ = FrameComposer().compose(model, dashboard, width: 200, height: 60)
             _ = model.diagnoses()
-            #expect(!text.isEmpty)
-            #expect(Date().timeIntervalSince(started) < 60, "took \(Date().timeIntervalSince(started)) s")
+            #expect(text.contains("OpScope"))
         }
         #expect(cycle.model().cycles.count == 1)
     }
