@@ -103,7 +103,7 @@ let package = Package(
         ]),
         .testTarget(name: "OpScopeTests", dependencies: ["OpScope"]),
         // The real program in tmux (needs the opscope executable built beside the tests).
-        .testTarget(name: "TerminalTests", dependencies: ["opscope"]),
+        .testTarget(name: "TerminalTests", dependencies: ["opscope", "OpScopeTestSupport"]),
         // Soak and stress runs: the reliability tests run them small, opscope-bench at full size.
         .target(name: "ReliabilityRuns", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["ReliabilityRuns", "OperationBridge", "DashboardModel",

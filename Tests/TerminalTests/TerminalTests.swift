@@ -1,4 +1,5 @@
 import Foundation
+import OpScopeTestSupport
 import Testing
 
 /// The real program in a real terminal (tmux): what a person sees and what the terminal is left
@@ -71,7 +72,8 @@ struct TerminalTests {
     func resizeStorm() {
         let tmux = Tmux("\(Tmux.opscope) demo pipeline")
         tmux.wait(for: "the dashboard") { $0.contains("q3 ui") }
-        var random = SystemRandomNumberGenerator()
+        let seed = SeededRandom.seed(default: 17, environment: ProcessInfo.processInfo.environment)
+        var random = SeededRandom(seed: seed)
         let started = Date()
         for _ in 0..<100 {
             tmux.resize(width: Int.random(in: 1...200, using: &random), height: Int.random(in: 1...60, using: &random))
@@ -81,7 +83,7 @@ struct TerminalTests {
         tmux.wait(for: "the dashboard after the storm") { $0.contains("q3 ui") && $0.contains("F10Quit") }
         tmux.send("q")
         let after = tmux.wait(for: "the exit") { $0.contains("EXIT=") && $0.contains("speed") }
-        #expect(after.contains("EXIT=0"), "after \(seconds) s of resizing")
+        #expect(after.contains("EXIT=0"), "after \(seconds) s of resizing (seed \(seed))")
         expectSaneTerminal(after)
     }
 
@@ -89,7 +91,9 @@ struct TerminalTests {
     func randomInput() {
         let tmux = Tmux("\(Tmux.opscope) demo stuck")
         tmux.wait(for: "the dashboard") { $0.contains("q2 paused") }
-        var random = SystemRandomNumberGenerator()
+        let seed = SeededRandom.seed(default: 2_000, environment: ProcessInfo.processInfo.environment)
+        var random = SeededRandom(seed: seed)
+        print("randomInput: seed \(seed) (OPSCOPE_SEED=\(seed) replays it)")
         // Bytes that would end the program on purpose are left out: q and Q (quit), Ctrl-C,
         // Ctrl-Z and Ctrl-\ (signals), and ESC [ 2 1 ~ (F10).
         let excluded: Set<UInt8> = [0x71, 0x51, 0x03, 0x1A, 0x1C]
