@@ -101,6 +101,19 @@ public struct Session {
                 // session holds no lock while they do.
                 interaction.commandFinished(source.perform(command))
                 dirty = true
+            case .playback(let request):
+                if let controllable = source as? any PlaybackControllable {
+                    switch controllable.playback(request) {
+                    case .success(let status): interaction.status(status.message)
+                    case .failure(let error): interaction.commandFinished(.failure(error))
+                    }
+                } else {
+                    interaction.commandFinished(.failure(CommandError(.unsupported, "this source plays in real time only (speed and restart apply to demos and recordings)")))
+                }
+                dirty = true
+            case .step:
+                // Stepping through events while paused comes with the session's playback.
+                dirty = true
             }
         }
         return nil

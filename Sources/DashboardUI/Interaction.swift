@@ -83,6 +83,12 @@ public struct Interaction: Sendable {
             state.paused.toggle()
             status(state.paused ? "display paused (the queues keep running); p resumes" : "display resumed")
         case .redraw: return [.fullRedraw]
+        case .speedUp: return [.playback(.faster), .redraw]
+        case .speedDown: return [.playback(.slower), .redraw]
+        case .restart: return [.playback(.restart), .redraw]
+        case .stepForward:
+            guard state.paused else { return error("pause first (p), then . shows one event at a time") }
+            return [.step(1), .redraw]
         }
         return [.redraw]
     }

@@ -10,6 +10,8 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
     case cancelSelected, tag, cancelQueue, toggleSuspend, raiseConcurrency, lowerConcurrency
     /// Work picker, command line, filter.
     case addWork, commandLine, filter
+    /// Pace of a demo or a replay; stepping through events while paused.
+    case speedUp, speedDown, stepForward, restart
     /// Table order.
     case sortLeft, sortRight, invertSort
     /// Graph pane.
@@ -58,20 +60,26 @@ public enum KeyBindings {
         Binding(keys: keys(" "), label: "Space", help: "tag / untag the selected operation", action: .tag),
         Binding(keys: keys("C"), label: "C", help: "cancel every operation of the selected queue, after a yes", action: .cancelQueue),
         Binding(keys: keys("s"), label: "s", help: "suspend / resume the selected queue", action: .toggleSuspend, bar: (3, "s", "Suspend")),
-        Binding(keys: keys("+"), label: "+", help: "raise the selected queue's max concurrency", action: .raiseConcurrency),
-        Binding(keys: keys("-"), label: "-", help: "lower the selected queue's max concurrency", action: .lowerConcurrency),
+        Binding(keys: keys(")", .function(8)), label: ") F8", help: "raise the selected queue's max concurrency",
+                action: .raiseConcurrency),
+        Binding(keys: keys("(", .function(7)), label: "( F7", help: "lower the selected queue's max concurrency",
+                action: .lowerConcurrency),
         Binding(keys: keys("a"), label: "a", help: "add work: pick one of the program's templates", action: .addWork, bar: (4, "a", "Add")),
         Binding(keys: keys(":"), label: ":", help: "command line (:help lists the commands)", action: .commandLine),
         Binding(keys: keys("/"), label: "/", help: "filter the table (words, or state: queue: qos: name:)", action: .filter,
                 bar: (5, "/", "Filter")),
-        Binding(keys: keys("<,"), label: "< ,", help: "sort by the column to the left", action: .sortLeft, bar: (6, "<>", "Sort")),
-        Binding(keys: keys(">."), label: "> .", help: "sort by the column to the right", action: .sortRight),
+        Binding(keys: keys("<"), label: "<", help: "sort by the column to the left", action: .sortLeft, bar: (6, "<>", "Sort")),
+        Binding(keys: keys(">"), label: ">", help: "sort by the column to the right", action: .sortRight),
         Binding(keys: keys("I"), label: "I", help: "invert the sort order", action: .invertSort),
         Binding(keys: keys("g"), label: "g", help: "graph: layers around the selection / every operation as a list",
                 action: .toggleGraphLayout, bar: (7, "g", "Graph")),
         Binding(keys: keys("f"), label: "f", help: "graph follows the selection / shows the critical path", action: .toggleGraphFollow),
         Binding(keys: keys("p"), label: "p", help: "pause the display (the queues keep running)", action: .togglePause,
                 bar: (8, "p", "Pause")),
+        Binding(keys: keys("."), label: ".", help: "while paused: show the next event (one at a time)", action: .stepForward),
+        Binding(keys: keys("+"), label: "+", help: "a demo or replay plays faster", action: .speedUp),
+        Binding(keys: keys("-"), label: "-", help: "a demo or replay plays slower", action: .speedDown),
+        Binding(keys: keys("R"), label: "R", help: "start the demo (or replay) over", action: .restart),
         Binding(keys: keys("?", .function(1)), label: "?, F1", help: "this help", action: .help, bar: (0, "F1", "Help")),
         Binding(keys: [.control("l")], label: "Ctrl-L", help: "redraw the screen", action: .redraw),
         Binding(keys: keys("q", .function(10)), label: "q, F10", help: "quit", action: .quit, bar: (9, "F10", "Quit")),

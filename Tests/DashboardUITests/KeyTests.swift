@@ -91,20 +91,22 @@ struct KeyTests {
         #expect(finished.state.overlay == nil && finished.state.status?.isError == true)
     }
 
-    @Test("C cancels the queue after a yes; s suspends and resumes; + and - change max concurrency")
+    @Test("C cancels the queue after a yes; s suspends and resumes; ) and ( change max concurrency; + and - ask for speed")
     func queueCommands() {
         var dashboard = board(select: 4)
         _ = dashboard.handle(.character("C"), model: model)
         #expect(dashboard.handle(.character("y"), model: model).command == .cancelAll(queue: QueueID(1)))
         #expect(dashboard.handle(.character("s"), model: model).command == .setSuspended(queue: QueueID(1), suspended: true))
-        #expect(dashboard.handle(.character("+"), model: model).command == .setMaxConcurrency(queue: QueueID(1), count: 3))
-        #expect(dashboard.handle(.character("-"), model: model).command == .setMaxConcurrency(queue: QueueID(1), count: 1))
+        #expect(dashboard.handle(.character(")"), model: model).command == .setMaxConcurrency(queue: QueueID(1), count: 3))
+        #expect(dashboard.handle(.function(7), model: model).command == .setMaxConcurrency(queue: QueueID(1), count: 1))
+        #expect(dashboard.handle(.character("+"), model: model) == [.playback(.faster), .redraw])
+        #expect(dashboard.handle(.character("-"), model: model) == [.playback(.slower), .redraw])
         var paused = board(select: 7)
         #expect(paused.handle(.character("s"), model: model).command == .setSuspended(queue: QueueID(3), suspended: false))
-        #expect(paused.handle(.character("+"), model: model).command == nil, "no limit to raise")
+        #expect(paused.handle(.character(")"), model: model).command == nil, "no limit to raise")
         #expect(paused.state.status?.isError == true)
         var serial = board(select: 6)
-        #expect(serial.handle(.character("-"), model: model).command == nil, "already serial")
+        #expect(serial.handle(.character("("), model: model).command == nil, "already serial")
     }
 
     @Test("a adds work from the picker; : takes the full form; errors land in the status line and send nothing")
@@ -233,7 +235,7 @@ struct KeyTests {
         var dashboard = board()
         let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .enter, .escape, .tab, .backTab, .backspace,
                            .function(1), .function(9), .function(10), .control("l"), .resize]
-            + "jkcCsa:/<>Igfp?q +-yn\u{1b}[A0123456789x".map { Key.character($0) }
+            + "jkcCsa:/<>Igfp?q +-()yn.R\u{1b}[A0123456789x".map { Key.character($0) }
         for step in 0..<20_000 {
             let key: Key = Int.random(in: 0..<10, using: &random) == 0
                 ? .mouse(MouseEvent([.press, .wheelUp, .wheelDown][Int.random(in: 0..<3, using: &random)],

@@ -70,3 +70,40 @@ public struct SourceInfo: Codable, Sendable, Equatable {
         self.commandsRefused = commandsRefused
     }
 }
+
+/// A request about how a source plays, beyond monitor commands: the pace of a demo or a replay,
+/// starting it over, moving in a recording.
+public enum PlaybackRequest: Codable, Sendable, Equatable {
+    /// Play faster (a demo's pace, a replay's speed).
+    case faster
+    /// Play slower.
+    case slower
+    /// Start the demo (or the replay) over.
+    case restart
+    /// Move the replay by this many seconds of its time (negative: back).
+    case seek(seconds: Double)
+    /// Move the replay to this many seconds after its start.
+    case seekTo(seconds: Double)
+    /// Pause or resume a replay.
+    case setPlaying(Bool)
+}
+
+/// What a source answers to a playback request.
+public struct PlaybackStatus: Codable, Sendable, Equatable {
+    /// One line for the status bar, e.g. `speed ×2`.
+    public var message: String
+    /// The pace now (1 is real time), when the source has one.
+    public var speed: Double?
+
+    /// A status.
+    public init(message: String, speed: Double? = nil) {
+        self.message = message
+        self.speed = speed
+    }
+}
+
+/// Sources that can change how they play (demos, recordings) implement this too.
+public protocol PlaybackControllable: AnyObject, Sendable {
+    /// Carries out a playback request, or refuses it with a reason.
+    func playback(_ request: PlaybackRequest) -> Result<PlaybackStatus, CommandError>
+}
