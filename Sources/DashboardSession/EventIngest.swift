@@ -12,11 +12,17 @@ public struct EventIngest: Sendable {
     private let subscription: any EventSubscription
     /// Events applied so far.
     public private(set) var eventsApplied = 0
+    /// The recent past, for stepping and going back while the display is paused (sessions keep
+    /// one; a one-shot report does not).
+    public private(set) var history: PlaybackHistory?
 
-    /// Subscribes to `source` as `consumer`.
-    public init(source: any EventSource, configuration: ModelConfiguration, consumer: String = "dashboard") {
+    /// Subscribes to `source` as `consumer`, keeping `history` if given.
+    public init(source: any EventSource, configuration: ModelConfiguration, consumer: String = "dashboard",
+                history: PlaybackHistory? = nil) {
         model = DashboardModel(configuration: configuration)
         subscription = source.subscribe(SubscriptionRequest(consumer: consumer))
+        self.history = history
+        self.history?.restart(from: model)
     }
 
     /// Applies what the subscription holds, at most `budget` events in all (so that a flood
@@ -31,7 +37,15 @@ public struct EventIngest: Sendable {
                 if batch.droppedTotal > model.droppedEvents { model.apply(batch) }
                 break
             }
-            model.apply(batch)
+            if let start = batch.start {
+                // A fresh start replaces the state: the history before it no longer leads here.
+                model.apply(EventBatch(start: start, events: [], droppedTotal: batch.droppedTotal))
+                history?.restart(from: model)
+                model.apply(EventBatch(events: batch.events, droppedTotal: batch.droppedTotal))
+            } else {
+                model.apply(batch)
+            }
+            history?.record(batch.events, liveModelAfter: model)
             taken += batch.events.count
             eventsApplied += batch.events.count
             changed = true

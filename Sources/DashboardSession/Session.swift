@@ -18,8 +18,10 @@ public struct Session {
     /// Frames from model and view state.
     public let composer: FrameComposer
     private let options: SessionOptions
-    /// The model as shown while the display is paused (the live one keeps reducing).
+    /// The model as shown while the display is paused (the live one keeps reducing), and its
+    /// position in the history (events before it are applied).
     private var frozen: DashboardModel?
+    private var frozenPosition = 0
     private var dirty = true
     private var fullRedraw = true
     private var framesDrawn = 0
@@ -31,13 +33,19 @@ public struct Session {
     public init(source: any EventSource, options: SessionOptions = SessionOptions()) {
         self.source = source
         self.options = options
-        ingest = EventIngest(source: source, configuration: options.model)
+        ingest = EventIngest(source: source, configuration: options.model, history: PlaybackHistory())
         interaction = Interaction(templates: source.workTemplates, mouseEnabled: options.mouse)
         composer = FrameComposer(theme: Theme(unicode: options.unicode, color: options.color), caption: options.caption)
     }
 
     /// The model on screen: the live one, or the one frozen when the display was paused.
     public var shownModel: DashboardModel { frozen ?? ingest.model }
+
+    /// While paused: events that arrived after the moment on screen (`.` shows them one by one).
+    public var eventsAhead: Int {
+        guard frozen != nil, let history = ingest.history else { return 0 }
+        return history.end - frozenPosition
+    }
 
     /// Runs until the person quits or a terminating signal arrives.
     public mutating func run(on surface: any TerminalSurface) -> SessionEnding {
@@ -54,7 +62,10 @@ public struct Session {
         while let key = surface.readKey() {
             if case .quit? = handle(key) { return .quit }
         }
-        if interaction.state.paused, frozen == nil { frozen = ingest.model }
+        if interaction.state.paused, frozen == nil {
+            frozen = ingest.model
+            frozenPosition = ingest.history?.end ?? 0
+        }
         if !interaction.state.paused { frozen = nil }
         let now = source.now()
         if ingest.ingest() {
@@ -111,12 +122,34 @@ public struct Session {
                     interaction.commandFinished(.failure(CommandError(.unsupported, "this source plays in real time only (speed and restart apply to demos and recordings)")))
                 }
                 dirty = true
-            case .step:
-                // Stepping through events while paused comes with the session's playback.
+            case .step(let count):
+                step(by: count)
                 dirty = true
             }
         }
         return nil
+    }
+
+    /// Moves the paused display `count` events forward (applied one by one) or back (rebuilt
+    /// from the history).
+    private mutating func step(by count: Int) {
+        guard frozen != nil, let history = ingest.history else { return }
+        let target = min(max(frozenPosition + count, history.start), history.end)
+        if target == frozenPosition {
+            interaction.status(count > 0 ? "no newer event yet" : "no older event is kept")
+            return
+        }
+        if count > 0, var model = frozen {
+            for position in frozenPosition..<target {
+                guard let event = history.event(at: position) else { break }
+                model.apply(EventBatch(events: [event], droppedTotal: model.droppedEvents))
+            }
+            frozen = model
+        } else if let model = history.model(at: target) {
+            frozen = model
+        }
+        frozenPosition = target
+        interaction.status("\(history.end - target) event\(history.end - target == 1 ? "" : "s") ahead of the display")
     }
 
     private mutating func draw(on surface: any TerminalSurface, now: UInt64) {

@@ -69,7 +69,7 @@ struct SessionTests {
         #expect(cell.style.foreground == .red && cell.style.attributes.contains(.bold))
     }
 
-    @Test("events arrive on screen; p holds the screen still while they keep arriving; the clock moves durations")
+    @Test("events arrive on screen; p holds the screen still while they keep arriving; . shows them one at a time")
     func eventsAndPause() {
         var (session, terminal, source) = start()
         var more = EventScript()
@@ -88,6 +88,11 @@ struct SessionTests {
         tick(&session, terminal, source)
         #expect(!terminal.text.contains("while-paused"), "a paused display does not change")
         #expect(session.ingest.model.operations.contains(OperationID(13)), "the live model keeps reducing")
+        #expect(session.eventsAhead == 1)
+        terminal.send(.character("."))
+        tick(&session, terminal, source)
+        #expect(terminal.text.contains("while-paused") && terminal.text.contains("PAUSED"), ". shows the next event, still paused")
+        #expect(session.eventsAhead == 0)
         terminal.send(.character("p"))
         tick(&session, terminal, source)
         #expect(terminal.text.contains("while-paused"))
