@@ -1,0 +1,102 @@
+import OperationEvents
+
+/// The words a stream spells enum values with, in one place for writing and reading. They are the
+/// Swift spellings, the same ones the JSON report uses (a test holds them to the enums' own).
+struct Words<Value: Equatable>: Sendable where Value: Sendable {
+    let entries: [(word: StaticString, value: Value)]
+
+    /// The word for `value` (every value has one: the tables are complete, which a test checks).
+    func word(for value: Value) -> StaticString {
+        for entry in entries where entry.value == value { return entry.word }
+        preconditionFailure("no word for \(value)")
+    }
+
+    /// The value spelled by `bytes`, or nil.
+    func value(matching bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        for entry in entries where entry.word.utf8CodeUnitCount == bytes.count {
+            if entry.word.equals(bytes) { return entry.value }
+        }
+        return nil
+    }
+
+    /// Every word, for error messages.
+    var list: String { entries.map { "\($0.word)" }.joined(separator: ", ") }
+}
+
+/// The names of the `change` field of an event line, one per `MonitorEvent.Change` case.
+enum ChangeKind: Sendable, CaseIterable {
+    case queueAppeared, queueSuspended, queueMaxConcurrency, queueRenamed, queueQualityOfService
+    case queueCancelledAll, queueDepth, queueReleased
+    case operationAdded, ready, started, finished, cancelled, dependencyAdded, dependencyRemoved
+    case priorityChanged, unsignalledFinish, released
+
+    init(_ change: MonitorEvent.Change) {
+        self = switch change {
+        case .queueAppeared: .queueAppeared
+        case .queueSuspended: .queueSuspended
+        case .queueMaxConcurrency: .queueMaxConcurrency
+        case .queueRenamed: .queueRenamed
+        case .queueQualityOfService: .queueQualityOfService
+        case .queueCancelledAll: .queueCancelledAll
+        case .queueDepth: .queueDepth
+        case .queueReleased: .queueReleased
+        case .operationAdded: .operationAdded
+        case .ready: .ready
+        case .started: .started
+        case .finished: .finished
+        case .cancelled: .cancelled
+        case .dependencyAdded: .dependencyAdded
+        case .dependencyRemoved: .dependencyRemoved
+        case .priorityChanged: .priorityChanged
+        case .unsignalledFinish: .unsignalledFinish
+        case .released: .released
+        }
+    }
+}
+
+/// The word tables of the format.
+enum Vocabulary {
+    static let changes = Words<ChangeKind>(entries: [
+        ("queueAppeared", .queueAppeared), ("queueSuspended", .queueSuspended),
+        ("queueMaxConcurrency", .queueMaxConcurrency), ("queueRenamed", .queueRenamed),
+        ("queueQualityOfService", .queueQualityOfService), ("queueCancelledAll", .queueCancelledAll),
+        ("queueDepth", .queueDepth), ("queueReleased", .queueReleased),
+        ("operationAdded", .operationAdded), ("ready", .ready), ("started", .started), ("finished", .finished),
+        ("cancelled", .cancelled), ("dependencyAdded", .dependencyAdded), ("dependencyRemoved", .dependencyRemoved),
+        ("priorityChanged", .priorityChanged), ("unsignalledFinish", .unsignalledFinish), ("released", .released),
+    ])
+
+    static let origins = Words<EventOrigin>(entries: [
+        ("exact", .exact), ("sampled", .sampled), ("inferred", .inferred),
+    ])
+
+    static let qualities = Words<QoSClass>(entries: [
+        ("background", .background), ("utility", .utility), ("default", .default),
+        ("userInitiated", .userInitiated), ("userInteractive", .userInteractive),
+    ])
+
+    static let priorities = Words<OperationPriority>(entries: [
+        ("veryLow", .veryLow), ("low", .low), ("normal", .normal), ("high", .high),
+        ("veryHigh", .veryHigh), ("barrier", .barrier),
+    ])
+
+    static let operationObservations = Words<ObservationMode>(entries: [
+        ("instrumented", .instrumented), ("hooked", .hooked), ("sampled", .sampled), ("external", .external),
+    ])
+
+    static let queueObservations = Words<QueueObservation>(entries: [
+        ("observed", .observed), ("sampled", .sampled),
+    ])
+}
+
+extension StaticString {
+    /// Whether `bytes` spell this text. Keys and words are a few bytes: compared in a loop here,
+    /// as the generic `elementsEqual` and a `memcmp` call each cost more than the comparison.
+    @inline(__always) func equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        withUTF8Buffer { word in
+            guard word.count == bytes.count else { return false }
+            for index in 0 ..< word.count where word[index] != bytes[index] { return false }
+            return true
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import EventCoding
-import Testing
