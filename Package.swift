@@ -114,6 +114,7 @@ let package = Package(
         .executableTarget(
             name: "opscope-bench",
             dependencies: [
+                "EventCoding",
                 "OperationBridge",
                 "OperationEvents",
                 "DashboardModel",
