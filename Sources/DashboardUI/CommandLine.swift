@@ -17,7 +17,8 @@ public enum CommandLineParser {
     /// The forms, for the help overlay and error messages.
     public static let usage = [
         ":add TEMPLATE [xN] [after ID,...] [qos=CLASS] [priority=LEVEL]",
-        ":cancel ID[,ID...]   :suspend   :resume   :max N   :quit",
+        ":cancel ID[,ID...]   :suspend [QUEUE]   :resume [QUEUE]   :max N [QUEUE]   :quit",
+        "QUEUE: 2, q2 or the queue's name (default: the selected queue)",
     ]
 
     /// Longest line accepted (typing stops there).
@@ -38,22 +39,36 @@ public enum CommandLineParser {
                 return .command(.addWork(request), summary: summary)
             }
         case "cancel", "c":
-            guard arguments.count == 1 else { return .failure(ParseError("usage: :cancel ID[,ID...]")) }
+            guard arguments.count == 1 else { return .failure(ParseError("usage: :cancel ID[,ID...] (ids joined by commas, no spaces)")) }
             return parseIDs(arguments[0], model: model).map { ids in
                 .command(.cancel(operations: ids), summary: "cancel \(ids.map(\.description).joined(separator: ","))")
             }
         case "suspend", "resume":
-            guard let queue, model.queues[queue] != nil else { return .failure(ParseError("select an operation of the queue first")) }
-            return .success(.command(.setSuspended(queue: queue, suspended: verb == "suspend"), summary: "\(verb) \(queue)"))
-        case "max":
-            guard let queue, model.queues[queue] != nil else { return .failure(ParseError("select an operation of the queue first")) }
-            guard arguments.count == 1, let count = Int(arguments[0]), count == -1 || (1...10_000).contains(count) else {
-                return .failure(ParseError("usage: :max N (1...10000, or -1 for no limit)"))
+            return parseQueue(arguments, verb: verb, model: model, selected: queue).flatMap { target in
+                guard let record = model.queues[target], record.observation == .observed else {
+                    return .failure(ParseError("\(target) is only sampled: OpScope can watch it but not change it"))
+                }
+                guard record.isSuspended != (verb == "suspend") else {
+                    return .failure(ParseError("\(target) '\(record.name)' is already \(record.isSuspended ? "suspended" : "running")"))
+                }
+                return .success(.command(.setSuspended(queue: target, suspended: verb == "suspend"), summary: "\(verb) \(target) '\(record.name)'"))
             }
-            return .success(.command(.setMaxConcurrency(queue: queue, count: count), summary: "max concurrency of \(queue) → \(count)"))
+        case "max":
+            guard let first = arguments.first, let count = Int(first), count == -1 || (1...10_000).contains(count) else {
+                return .failure(ParseError("usage: :max N [QUEUE] (N: 1...10000, or -1 for no limit)"))
+            }
+            return parseQueue(Array(arguments.dropFirst()), verb: "max", model: model, selected: queue).flatMap { target in
+                guard let record = model.queues[target], record.observation == .observed else {
+                    return .failure(ParseError("\(target) is only sampled: OpScope can watch it but not change it"))
+                }
+                return .success(.command(.setMaxConcurrency(queue: target, count: count),
+                                         summary: "max concurrency of \(target) '\(record.name)' → \(count < 0 ? "no limit" : String(count))"))
+            }
         case "quit", "q":
+            guard arguments.isEmpty else { return .failure(ParseError(":quit takes nothing after it")) }
             return .success(.quit)
         case "help", "h":
+            guard arguments.isEmpty else { return .failure(ParseError(":help takes nothing after it")) }
             return .success(.help)
         default:
             return .failure(ParseError("unknown command '\(printable(verb))': try \(usage[0])"))
@@ -68,6 +83,13 @@ public enum CommandLineParser {
             return .failure(ParseError("unknown template '\(printable(name))'" + (known.isEmpty ? ": this program registered none" : "; known: \(known)")))
         }
         var request = WorkRequest(template: template.name, queue: template.queue)
+        // Each option once: `x3 x4` is a mistake to point out, not a choice to make silently.
+        var seen: [String: String] = [:]
+        func once(_ option: String, _ word: String) -> ParseError? {
+            if let earlier = seen[option] { return ParseError("\(option) given twice ('\(printable(earlier))' and '\(printable(word))'): give it once") }
+            seen[option] = word
+            return nil
+        }
         var index = 1
         while index < arguments.count {
             let word = arguments[index]
@@ -75,23 +97,29 @@ public enum CommandLineParser {
                 guard let count = Int(word.dropFirst()), (1...WorkRequest.maximumCount).contains(count) else {
                     return .failure(ParseError("bad count '\(printable(word))': use x1 ... x\(WorkRequest.maximumCount)"))
                 }
+                if let error = once("the count", word) { return .failure(error) }
                 request.count = count
             } else if word == "after" {
                 index += 1
                 guard index < arguments.count else { return .failure(ParseError("'after' needs ids, e.g. after 12,14")) }
+                if let error = once("'after'", "after " + arguments[index]) { return .failure(error) }
                 switch parseIDs(arguments[index], model: model) {
                 case .success(let ids): request.dependencies = ids
                 case .failure(let error): return .failure(error)
                 }
-            } else if word.hasPrefix("qos=") {
-                guard let qos = QoSClass(parsing: String(word.dropFirst(4))) else {
-                    return .failure(ParseError("bad qos '\(printable(String(word.dropFirst(4))))': use userInteractive, userInitiated, default, utility, background"))
+            } else if word.lowercased().hasPrefix("qos=") {
+                let value = String(word.dropFirst(4))
+                guard let qos = QualityNames.qos(value) else {
+                    return .failure(ParseError("bad qos '\(printable(value))': use \(QualityNames.qosHint)"))
                 }
+                if let error = once("qos", word) { return .failure(error) }
                 request.qualityOfService = qos
-            } else if word.hasPrefix("priority=") {
-                guard let priority = OperationPriority(parsing: String(word.dropFirst(9))), priority != .barrier else {
-                    return .failure(ParseError("bad priority '\(printable(String(word.dropFirst(9))))': use veryLow, low, normal, high, veryHigh"))
+            } else if word.lowercased().hasPrefix("priority=") {
+                let value = String(word.dropFirst(9))
+                guard let priority = QualityNames.priority(value) else {
+                    return .failure(ParseError("bad priority '\(printable(value))': use \(QualityNames.priorityHint)"))
                 }
+                if let error = once("priority", word) { return .failure(error) }
                 request.priority = priority
             } else {
                 return .failure(ParseError("unexpected '\(printable(word))': \(usage[0])"))
@@ -99,6 +127,28 @@ public enum CommandLineParser {
             index += 1
         }
         return .success(request)
+    }
+
+    /// The queue a queue command names: the selected one when nothing is given, else the rest
+    /// of the line as `2`, `q2` or a queue's name (names may hold spaces; nothing else may
+    /// follow).
+    static func parseQueue(_ arguments: [String], verb: String, model: DashboardModel,
+                           selected: QueueID?) -> Result<QueueID, ParseError> {
+        guard !arguments.isEmpty else {
+            guard let selected, model.queues[selected] != nil else {
+                return .failure(ParseError("no queue selected: name one (:\(verb) \(verb == "max" ? "N " : "")q2), or Tab to the queues and pick one"))
+            }
+            return .success(selected)
+        }
+        let text = arguments.joined(separator: " ")
+        let number = Int(text.lowercased().hasPrefix("q") ? String(text.dropFirst()) : text)
+        if let number, model.queues[QueueID(number)] != nil { return .success(QueueID(number)) }
+        let named = model.queues.values.filter { $0.name == text }
+        let loosely = named.isEmpty ? model.queues.values.filter { $0.name.lowercased() == text.lowercased() } : named
+        if loosely.count == 1 { return .success(loosely[0].id) }
+        let known = model.queues.values.sorted { $0.id < $1.id }.prefix(6).map { "\($0.id) \($0.name)" }.joined(separator: ", ")
+        if loosely.count > 1 { return .failure(ParseError("several queues are called '\(printable(text))': use the number (\(known))")) }
+        return .failure(ParseError("no queue '\(printable(text))': give one queue as 2, q2 or its name (\(known))"))
     }
 
     /// `12,#14` → ids that the model holds and that have not finished.

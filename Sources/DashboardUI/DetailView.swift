@@ -14,12 +14,26 @@ struct DetailView {
             return
         }
         var lines: [[TextBlock.Span]] = []
+        // Values wrap under themselves, by words.
         func field(_ name: String, _ value: String, _ style: Style = .plain) {
-            lines.append([.init(GraphTextFit.pad(name, 13), theme.dim), .init(value, style)])
+            let wrapped = TextWrap.wrap(theme.text(value), width: max(8, area.width - 13))
+            for (index, line) in (wrapped.isEmpty ? [""] : wrapped).enumerated() {
+                lines.append([.init(GraphTextFit.pad(index == 0 ? name : "", 13), theme.dim), .init(line, style)])
+            }
         }
         let inCycle = model.isInCycle(id)
         let stateStyle = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: inCycle)
         lines.append([.init(theme.glyph(state: record.state, cancelled: record.isCancelled, inCycle: inCycle) + " " + record.label, stateStyle.with(.bold))])
+        // The reason first: on a small screen it is what must be visible without scrolling.
+        if let diagnosis = model.diagnosis(of: id) {
+            lines.append([.init("Why is it not running?", theme.header)])
+            for line in TextWrap.wrap(theme.text(diagnosis.message), width: area.width) { lines.append([.init(line, theme.warning)]) }
+        }
+        for warning in warnings where warning.operation == id {
+            for (index, line) in TextWrap.wrap(theme.text(warning.message), width: area.width - 2).enumerated() {
+                lines.append([.init(index == 0 ? "! " : "  ", theme.error), .init(line, theme.error)])
+            }
+        }
         field("type", record.typeName + (record.isAsynchronous ? " (asynchronous)" : " (synchronous)"))
         field("queue", record.queue.map { "\($0) '\(model.queues[$0]?.name ?? "?")'" } ?? "not in any queue")
         if let queue = record.queue.flatMap({ model.queues[$0] }) {
@@ -33,23 +47,15 @@ struct DetailView {
         field("observed", record.observation.rawValue)
         field("depends on", record.dependencies.isEmpty ? "-" : record.dependencies.map { describe($0, model) }.joined(separator: ", "))
         field("needed by", record.dependents.isEmpty ? "-" : record.dependents.prefix(8).map { describe($0, model) }.joined(separator: ", ")
-              + (record.dependents.count > 8 ? ", +\(record.dependents.count - 8)" : ""))
+              + (record.dependents.count > 8 ? " and \(record.dependents.count - 8) more" : ""))
         field("waited", DurationText.format(record.waitTime(now: model.now)))
         if let run = record.runTime(now: model.now) { field("ran", DurationText.format(run)) }
-        if let diagnosis = model.diagnosis(of: id) {
-            lines.append([])
-            lines.append([.init("Why is it not running?", theme.header)])
-            for line in wrap(diagnosis.message, area.width) { lines.append([.init(line, theme.warning)]) }
-        }
-        for warning in warnings where warning.operation == id {
-            lines.append([.init("! ", theme.error)] + [.init(warning.message, theme.error)])
-        }
         lines.append([])
         lines.append([.init("Key changes", theme.header), .init("  (~ sampled, ≈ inferred)", theme.dim)])
         for change in record.history {
             let offset = change.time >= record.addedAt ? change.time - record.addedAt : 0
             let mark = change.origin == .sampled ? "~" : (change.origin == .inferred ? "≈" : " ")
-            lines.append([.init(GraphTextFit.pad("+" + DurationText.format(offset), 10), theme.dim), .init(mark + change.text)])
+            lines.append([.init(GraphTextFit.pad("+" + DurationText.format(offset), 10), theme.dim), .init(mark + theme.text(change.text))])
         }
         TextBlock(lines: lines, offset: offset).render(into: &buffer, area: area)
     }
@@ -57,22 +63,5 @@ struct DetailView {
     private func describe(_ id: OperationID, _ model: DashboardModel) -> String {
         guard let record = model.operations[id] else { return "\(id) (gone)" }
         return "\(id) \(record.state.rawValue)"
-    }
-
-    /// Greedy word wrap.
-    func wrap(_ text: String, _ width: Int) -> [String] {
-        guard width > 4 else { return [text] }
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            if current.isEmpty { current = String(word) }
-            else if current.count + 1 + word.count <= width { current += " " + word }
-            else {
-                lines.append(current)
-                current = String(word)
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
     }
 }

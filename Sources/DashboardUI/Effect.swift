@@ -32,6 +32,22 @@ public struct ScreenMap: Sendable {
     public var graphNodes: [GraphNodeArea] = []
     /// The graph pane's layout, kept from frame to frame so that boxes do not move.
     public var graphLayout = GraphLayoutMemory<FocusedGraph.NodeKey>()
+    /// The table's rows as last computed: reused while nothing they depend on changed.
+    public var rows = RowCache()
+    /// The queue lines of the header and the queue on each.
+    public var queueRows: [QueueArea] = []
+    /// The warnings pane's lines and the warning each belongs to.
+    public var warningRows: [WarningArea] = []
+    /// A list view's body (views 2 to 4) and what is on each of its rows.
+    public var listBody = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The list view's visible rows, top to bottom.
+    public var listRows: [ListRowArea] = []
+    /// The list view's first visible row (the next frame scrolls from there).
+    public var listOffset = 0
+    /// The inside of the open overlay, and how many lines its content has (help scrolls by it).
+    public var overlayBody = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Lines of the overlay's content.
+    public var overlayLines = 0
 
     /// An empty map (before the first frame).
     public init() {}
@@ -48,5 +64,35 @@ public struct GraphNodeArea: Sendable, Equatable {
     public init(rect: Rect, operation: OperationID) {
         self.rect = rect
         self.operation = operation
+    }
+}
+
+/// One queue line of the header.
+public struct QueueArea: Sendable, Equatable {
+    /// The cells.
+    public var rect: Rect
+    /// The queue on it.
+    public var queue: QueueID
+}
+
+/// One line of the warnings pane.
+public struct WarningArea: Sendable, Equatable {
+    /// The cells.
+    public var rect: Rect
+    /// The warning's index in the model's warnings.
+    public var index: Int
+}
+
+/// One visible row of a list view.
+public struct ListRowArea: Sendable, Equatable {
+    /// The operation on the row, if any.
+    public var operation: OperationID?
+    /// The narration entry on the row (the narration view).
+    public var entry: Int?
+
+    /// A row.
+    public init(operation: OperationID? = nil, entry: Int? = nil) {
+        self.operation = operation
+        self.entry = entry
     }
 }

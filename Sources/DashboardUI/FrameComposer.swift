@@ -2,8 +2,9 @@ import DashboardModel
 import OperationEvents
 import TerminalKit
 
-/// Composes a whole frame from the model and the view state: header, panes, status line and key
-/// bar, and the overlays. Pure: the same inputs give the same cells (the clock is the model's).
+/// Composes a whole frame from the model and the view state: title, queues, the view (the
+/// overview's panes, or a list), the narration line, the status line and key bar, and the
+/// overlays. Pure: the same inputs give the same cells (the clock is the model's).
 public struct FrameComposer: Sendable {
     /// Colours and character set.
     public var theme: Theme
@@ -25,29 +26,42 @@ public struct FrameComposer: Sendable {
         var buffer = Buffer(width: width, height: height)
         var map = ScreenMap()
         map.graphLayout = interaction.map.graphLayout
+        map.rows = interaction.map.rows
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
             drawTooSmall(&buffer)
             return (buffer, map)
         }
         let state = interaction.state
-        var area = buffer.area
-        let (titleRow, rest) = area.splitTop(1)
-        drawTitle(&buffer, titleRow, model, state)
-        area = rest
-        let queueLines = min(max(1, model.queues.count), height >= 30 ? 8 : 4)
-        let (header, body) = area.splitTop(queueLines)
-        HeaderView(theme: theme).render(model, state, into: &buffer, area: header)
-        let (main, bottom) = body.splitBottom(2)
-        drawPanes(&buffer, &map, main, model, interaction)
-        drawStatus(&buffer, Rect(x: bottom.x, y: bottom.y, width: bottom.width, height: 1), model, interaction)
-        KeyBarView(theme: theme).render(into: &buffer, area: Rect(x: bottom.x, y: bottom.y + 1, width: bottom.width, height: 1))
+        let warnings = model.warnings()
+        let (titleRow, rest) = buffer.area.splitTop(1)
+        drawTitle(&buffer, titleRow, model, state, warnings: warnings.count)
+        let narration = interaction.narrationLine
+        let (body, bottom) = rest.splitBottom(narration == nil ? 2 : 3)
+        let (header, main) = body.splitTop(HeaderView.height(queues: model.queues.count, terminalHeight: height))
+        HeaderView(theme: theme).render(model, state, into: &buffer, area: header, map: &map)
+        if state.screen == .overview {
+            drawPanes(&buffer, &map, main, model, interaction, warnings)
+        } else {
+            ListViews(theme: theme).render(model, interaction, into: &buffer, area: main, map: &map)
+        }
+        var line = bottom.y
+        if let narration {
+            let text = "» " + theme.text(narration.text)
+            buffer.write(TextWrap.fit(text, width: bottom.width), x: bottom.x, y: line, style: theme.title, clip: bottom)
+            line += 1
+        }
+        drawStatus(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: 1), model, interaction)
+        KeyBarView(theme: theme).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1))
         switch state.overlay {
         case .picker(let row): PickerOverlay(theme: theme).render(interaction.templates, selected: row, into: &buffer, area: main)
-        case .help(let offset): HelpOverlay(theme: theme).render(offset: offset, into: &buffer, area: main)
+        case .help(let offset):
+            HelpOverlay(theme: theme).render(offset: offset, caption: caption, configuration: model.configuration,
+                                             into: &buffer, area: body, map: &map)
+        case .legend: Legend.render(theme: theme, into: &buffer, area: body, map: &map)
         case .confirm, nil: break
         }
         // `--ascii`: one last pass, so that no view can leak a Unicode character.
-        if !theme.unicode { buffer.mapCharacters(GraphCanvas.ascii) }
+        if !theme.unicode { buffer.mapCharacters(Theme.ascii) }
         return (buffer, map)
     }
 
@@ -61,28 +75,35 @@ public struct FrameComposer: Sendable {
         }
     }
 
-    private func drawTitle(_ buffer: inout Buffer, _ area: Rect, _ model: DashboardModel, _ state: ViewState) {
-        var x = buffer.write(" OpScope ", x: area.x, y: area.y, style: theme.title.with(.reverse), clip: area)
-        if !caption.isEmpty { x = buffer.write(" " + caption, x: x, y: area.y, style: theme.dim, clip: area) }
+    /// The title: the caption (cut after a whole word when it does not fit; `?` shows it all),
+    /// and on the right the badges: dropped events, warnings, PAUSED, narration, the count.
+    private func drawTitle(_ buffer: inout Buffer, _ area: Rect, _ model: DashboardModel, _ state: ViewState, warnings: Int) {
+        let x = buffer.write(" OpScope ", x: area.x, y: area.y, style: theme.title.with(.reverse), clip: area)
         var right: [(String, Style)] = []
         if model.droppedEvents > 0 { right.append(("\(model.droppedEvents) events dropped", theme.error)) }
+        if warnings > 0 { right.append(("! \(warnings) warning\(warnings == 1 ? "" : "s")", theme.error.with(.reverse))) }
         if state.paused { right.append(("PAUSED", theme.warning.with(.reverse))) }
+        if state.narration.isOn { right.append(("narrating", theme.title)) }
         right.append(("\(model.operations.count) ops", theme.dim))
         var end = area.maxX
         for (text, style) in right.reversed() {
             let start = end - text.count - 1
-            guard start > x else { break }
+            guard start > x + 10 else { break }
             buffer.write(text, x: start, y: area.y, style: style, clip: area)
             end = start
+        }
+        if !caption.isEmpty {
+            let room = end - x - 2
+            if room > 3 { buffer.write(" " + TextWrap.fit(theme.text(caption), width: room), x: x, y: area.y, style: theme.dim, clip: area) }
         }
     }
 
     private func drawPanes(_ buffer: inout Buffer, _ map: inout ScreenMap, _ area: Rect, _ model: DashboardModel,
-                           _ interaction: Interaction) {
+                           _ interaction: Interaction, _ warnings: [Warning]) {
         let state = interaction.state
-        let warnings = model.warnings()
-        let frame = { (pane: ViewState.Pane, title: String) in
-            Frame(title: title, style: state.focus == pane ? theme.focusedFrame : theme.frame,
+        // Titles are cut after a whole word, never in the middle of one.
+        let frame = { (pane: ViewState.Pane, title: String, area: Rect) -> Frame in
+            Frame(title: TextWrap.fit(theme.text(title), width: max(1, area.width - 4)), style: state.focus == pane ? theme.focusedFrame : theme.frame,
                   titleStyle: state.focus == pane ? theme.focusedFrame : theme.header, ascii: !theme.unicode)
         }
         let wide = area.width >= 100
@@ -91,30 +112,26 @@ public struct FrameComposer: Sendable {
         if wide {
             (left, right) = area.splitLeft(area.width * 11 / 20)
         } else {
-            let top = max(4, area.height / 2)
-            let split = area.splitTop(top)
-            (left, right) = (split.0, split.1)
+            // Stacked: open details get the larger part, so that their "Why" shows.
+            let top = state.details != nil ? max(4, area.height * 2 / 5) : max(4, area.height / 2)
+            (left, right) = area.splitTop(top)
         }
         // Left: the table, with the warnings under it when there are any.
         var tableArea = left
         if wide, !warnings.isEmpty, left.height >= 12 {
-            let split = left.splitBottom(min(6, warnings.count + 2))
+            let needed = WarningsView.lineCount(warnings, width: left.width - 2, theme: theme) + 2
+            let split = left.splitBottom(min(needed, max(4, left.height / 3)))
             tableArea = split.rest
-            map.panes[.warnings] = split.bottom
-            let inner = frame(.warnings, "Warnings (\(warnings.count))").render(into: &buffer, area: split.bottom)
-            WarningsView(theme: theme).render(warnings, offset: state.warnings.offset, into: &buffer, area: inner)
+            drawWarnings(&buffer, &map, split.bottom, warnings, state, frame)
         }
         map.panes[.table] = tableArea
-        let sortMark = state.table.descending ? "▼" : "▲"
-        let filterNote = state.table.filter.isEmpty ? "" : " /\(state.table.filter)"
-        let tableInner = frame(.table, "Operations\(filterNote)  sort \(state.table.sort.title)\(theme.unicode ? sortMark : (state.table.descending ? "v" : "^"))")
-            .render(into: &buffer, area: tableArea)
+        let tableInner = frame(.table, tableTitle(state, width: tableArea.width - 2), tableArea).render(into: &buffer, area: tableArea)
         OperationTableView(theme: theme).render(model, interaction, into: &buffer, area: tableInner, map: &map)
 
         // Right (or below): details, or the graph and the lanes.
         if let details = state.details {
             map.panes[.graph] = right
-            let inner = frame(.graph, "Details").render(into: &buffer, area: right)
+            let inner = frame(.graph, "Details (↑ ↓ scroll when focused, Esc closes)", right).render(into: &buffer, area: right)
             DetailView(theme: theme).render(model, state, offset: details.offset, warnings: warnings, into: &buffer, area: inner)
             return
         }
@@ -127,10 +144,8 @@ public struct FrameComposer: Sendable {
         } else if state.focus == .lanes {
             graphArea = Rect(x: right.x, y: right.y, width: 0, height: 0)
             lanesArea = right
-        } else if state.focus == .warnings, !wide {
-            map.panes[.warnings] = right
-            let inner = frame(.warnings, "Warnings (\(warnings.count))").render(into: &buffer, area: right)
-            WarningsView(theme: theme).render(warnings, offset: state.warnings.offset, into: &buffer, area: inner)
+        } else if state.focus == .warnings {
+            drawWarnings(&buffer, &map, right, warnings, state, frame)
             return
         }
         if !graphArea.isEmpty {
@@ -138,36 +153,65 @@ public struct FrameComposer: Sendable {
             let title = state.graph.layout == .focused
                 ? (state.graph.followsSelection ? "Graph around \(state.selection?.description ?? "-")" : "Graph: critical path")
                 : "Graph: all operations"
-            let inner = frame(.graph, title).render(into: &buffer, area: graphArea)
-            GraphView(theme: theme).render(model, state, into: &buffer, area: inner, map: &map)
+            let inner = frame(.graph, title, graphArea).render(into: &buffer, area: graphArea)
+            // The graph draws in Unicode; the frame's last pass makes it ASCII with everything else.
+            GraphView(theme: Theme(unicode: true, color: theme.color)).render(model, state, into: &buffer, area: inner, map: &map)
         }
         if let lanesArea {
             map.panes[.lanes] = lanesArea
-            let inner = frame(.lanes, "QoS lanes").render(into: &buffer, area: lanesArea)
+            let inner = frame(.lanes, "QoS lanes", lanesArea).render(into: &buffer, area: lanesArea)
             QoSLanesView(theme: theme).render(model, state, into: &buffer, area: inner)
         }
+    }
+
+    private func drawWarnings(_ buffer: inout Buffer, _ map: inout ScreenMap, _ area: Rect, _ warnings: [Warning], _ state: ViewState,
+                              _ frame: (ViewState.Pane, String, Rect) -> Frame) {
+        map.panes[.warnings] = area
+        let hint = state.focus == .warnings && !warnings.isEmpty ? ": ↑ ↓ choose, Enter goes to it" : ""
+        let inner = frame(.warnings, "Warnings (\(warnings.count))\(hint)", area).render(into: &buffer, area: area)
+        WarningsView(theme: theme).render(warnings, selected: state.warnings.offset, focused: state.focus == .warnings,
+                                          into: &buffer, area: inner, map: &map)
+    }
+
+    /// `Operations /filter  sort WAIT▲`, saying when the sort column is not on screen and when
+    /// finished operations are hidden.
+    private func tableTitle(_ state: ViewState, width: Int) -> String {
+        let table = state.table
+        let mark = table.descending ? "▼" : "▲"
+        var title = "Operations"
+        if !table.filter.isEmpty { title += " /\(table.filter)" }
+        if table.hideFinished { title += " (finished hidden)" }
+        title += "  sort \(table.sort.title)\(mark)"
+        if !OperationTableView.layout(width: width).contains(where: { $0.column == table.sort }) {
+            title += " (column hidden: too narrow)"
+        }
+        return title
     }
 
     private func drawStatus(_ buffer: inout Buffer, _ area: Rect, _ model: DashboardModel, _ interaction: Interaction) {
         let state = interaction.state
         if case .confirm(let confirmation) = state.overlay {
-            buffer.write(confirmation.question, x: area.x, y: area.y, style: theme.warning.with(.reverse), clip: area)
+            buffer.write(theme.text(confirmation.question), x: area.x, y: area.y, style: theme.warning.with(.reverse), clip: area)
             return
         }
-        switch state.input {
-        case .command(let text):
-            let x = buffer.write(":" + text, x: area.x, y: area.y, clip: area)
-            buffer.write("█", x: x, y: area.y, clip: area)
-        case .filter(let text):
-            let x = buffer.write("/" + text, x: area.x, y: area.y, clip: area)
-            buffer.write("█", x: x, y: area.y, clip: area)
-        case nil:
-            if let status = state.status {
-                buffer.write(status.text, x: area.x, y: area.y, style: status.isError ? theme.error : .plain, clip: area)
-            } else if !state.table.tagged.isEmpty {
-                buffer.write("\(state.table.tagged.count) tagged: c cancels them, Esc clears", x: area.x, y: area.y,
-                             style: theme.dim, clip: area)
-            }
+        if let input = state.input {
+            let prompt = input.kind.prompt
+            let shown = input.visible(width: area.width - prompt.count)
+            var x = buffer.write(prompt, x: area.x, y: area.y, style: theme.header, clip: area)
+            x = buffer.write(shown.text, x: x, y: area.y, clip: area)
+            if shown.leftCut { buffer.write("…", x: area.x + prompt.count, y: area.y, style: theme.dim, clip: area) }
+            if shown.rightCut { buffer.write("…", x: area.maxX - 1, y: area.y, style: theme.dim, clip: area) }
+            let cursor = area.x + prompt.count + shown.cursor
+            if cursor >= x { buffer.write(" ", x: cursor, y: area.y, clip: area) }
+            buffer.restyle(Rect(x: cursor, y: area.y, width: 1, height: 1)) { $0.attributes.insert(.reverse) }
+            return
+        }
+        if let status = state.status, status.isShown(at: model.now) {
+            buffer.write(TextWrap.fit(theme.text(status.text), width: area.width), x: area.x, y: area.y,
+                         style: status.isError ? theme.error : .plain, clip: area)
+        } else if !state.table.tagged.isEmpty {
+            buffer.write("\(state.table.tagged.count) tagged: c cancels them, Esc clears", x: area.x, y: area.y,
+                         style: theme.dim, clip: area)
         }
     }
 }

@@ -56,7 +56,10 @@ struct GraphView {
             if let first = node.members.first { map.graphNodes.append(GraphNodeArea(rect: rect, operation: first)) }
         }
         if graph.omitted > 0, area.height > 1 {
-            let note = "\(graph.omitted) more not shown"
+            // Say what is left out: operations unrelated to the focus, not a hidden part of it.
+            let drawn = model.operations.count - graph.omitted
+            let note = focus.map { drawn > 60 ? "\(graph.omitted) not drawn: unlinked to \($0), or past 120" : "\(graph.omitted) not linked to \($0)" }
+                ?? (graph.criticalPath.isEmpty ? "\(graph.omitted) older not drawn" : "\(graph.omitted) not on the critical path")
             buffer.write(note, x: area.maxX - note.count - 1, y: area.maxY - 1, style: theme.dim, clip: area)
         }
     }

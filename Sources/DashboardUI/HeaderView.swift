@@ -3,62 +3,93 @@ import OperationEvents
 import TerminalKit
 
 /// One line per queue: name, running/max, waiting, finished, throughput, and SUSPENDED loud.
+/// When there are more queues than lines, the lines scroll so that the selected queue is
+/// always one of them.
 struct HeaderView {
     let theme: Theme
 
-    func render(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect) {
+    /// Lines the header takes for `queues` queues in a terminal `height` rows tall.
+    static func height(queues: Int, terminalHeight: Int) -> Int {
+        min(max(1, queues), terminalHeight >= 30 ? 8 : 4)
+    }
+
+    func render(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         guard !area.isEmpty else { return }
         let queues = model.queues.values.sorted { $0.id < $1.id }
         if queues.isEmpty {
             buffer.write("no queues observed yet", x: area.x, y: area.y, style: theme.dim, clip: area)
             return
         }
-        let shown = queues.count > area.height ? area.height - 1 : queues.count
-        for (row, queue) in queues.prefix(shown).enumerated() {
+        let overflow = queues.count > area.height
+        let visible = overflow ? max(1, area.height - 1) : queues.count
+        let selected = state.queue.flatMap { id in queues.firstIndex { $0.id == id } } ?? 0
+        let first = min(max(0, selected - visible + 1), queues.count - visible)
+        for (row, queue) in queues[first..<(first + visible)].enumerated() {
             let y = area.y + row
-            let selected = queue.id == state.queue
-            var x = buffer.write(selected ? "▸" : " ", x: area.x, y: y, style: theme.header, clip: area)
-            if !theme.unicode, selected { buffer.write(">", x: area.x, y: y, style: theme.header, clip: area) }
-            x = buffer.write("\(queue.id) ", x: x, y: y, style: theme.dim, clip: area)
-            x = buffer.write(GraphTextFit.fit(queue.name, 18), x: x, y: y, style: theme.header, clip: area)
-            x = max(x, area.x + 26)
-            if queue.isSuspended {
-                x = buffer.write(" SUSPENDED ", x: x, y: y, style: theme.suspended, clip: area) + 1
-            } else if queue.isReleased {
-                x = buffer.write(" released ", x: x, y: y, style: theme.dim, clip: area) + 1
-            }
-            x = buffer.write("run \(queue.executing)/\(queue.limitText)", x: x, y: y,
-                             style: theme.style(state: .executing, cancelled: false), clip: area)
-            x = buffer.write("  wait \(queue.waiting)", x: x, y: y, style: theme.style(state: .ready, cancelled: false), clip: area)
-            if let depth = queue.sampledDepth, queue.observation == .sampled {
-                x = buffer.write(" (~\(depth) queued)", x: x, y: y, style: theme.dim, clip: area)
-            }
-            x = buffer.write("  done \(queue.finished)", x: x, y: y, style: theme.dim, clip: area)
-            if queue.cancelled > 0 { x = buffer.write(" (\(queue.cancelled) cancelled)", x: x, y: y, style: theme.dim, clip: area) }
-            let rate = queue.throughput.perSecond(now: model.now)
-            x = buffer.write("  \(oneDecimal(rate))/s", x: x, y: y, clip: area)
-            if queue.observation == .sampled { x = buffer.write("  sampled", x: x, y: y, style: theme.warning, clip: area) }
-            if queue.isMainQueue { x = buffer.write("  main", x: x, y: y, style: theme.dim, clip: area) }
-            // Wait and run percentiles where there is room for them whole.
-            let latency = Self.latencyText(queue.latency)
-            if !latency.isEmpty, area.maxX - x >= latency.count + 2 {
-                buffer.write("  " + latency, x: x, y: y, style: theme.dim, clip: area)
+            let line = Rect(x: area.x, y: y, width: area.width, height: 1)
+            map.queueRows.append(QueueArea(rect: line, queue: queue.id))
+            draw(queue, model, into: &buffer, line: line, selected: queue.id == state.queue)
+            if queue.id == state.queue, state.focus == .queues, state.screen == .overview {
+                buffer.restyle(line) { $0.attributes.insert(.reverse) }
             }
         }
-        if shown < queues.count {
-            buffer.write("  +\(queues.count - shown) more queues", x: area.x, y: area.y + shown, style: theme.dim, clip: area)
+        if overflow {
+            let above = first
+            let below = queues.count - first - visible
+            var parts: [String] = []
+            if above > 0 { parts.append("↑ \(above) more") }
+            if below > 0 { parts.append("↓ \(below) more") }
+            let text = "  " + parts.joined(separator: ", ") + " queue\(above + below == 1 ? "" : "s") (Tab to the queues, then ↑ ↓)"
+            buffer.write(text, x: area.x, y: area.y + visible, style: theme.dim, clip: area)
         }
+    }
+
+    private func draw(_ queue: QueueRecord, _ model: DashboardModel, into buffer: inout Buffer, line area: Rect, selected: Bool) {
+        let y = area.y
+        var x = buffer.write(selected ? "▸" : " ", x: area.x, y: y, style: theme.header, clip: area)
+        x = buffer.write("\(queue.id) ", x: x, y: y, style: theme.dim, clip: area)
+        x = buffer.write(GraphTextFit.fit(queue.name, 18), x: x, y: y, style: theme.header, clip: area)
+        x = max(x, area.x + 26)
+        // Each part whole or not at all: a narrow terminal drops the last parts, never half a word.
+        func part(_ text: String, _ style: Style = .plain) {
+            guard x + text.count <= area.maxX else {
+                x = area.maxX
+                return
+            }
+            x = buffer.write(text, x: x, y: y, style: style, clip: area)
+        }
+        if queue.isSuspended {
+            part(" SUSPENDED ", theme.suspended)
+            part(" ")
+        } else if queue.isReleased {
+            part(" released  ", theme.dim)
+        }
+        part("run \(queue.executing)/\(theme.limit(queue))", theme.style(state: .executing, cancelled: false))
+        part("  wait \(queue.waiting)", theme.style(state: .ready, cancelled: false))
+        if let depth = queue.sampledDepth, queue.observation == .sampled { part(" (~\(depth) queued)", theme.dim) }
+        part("  done \(queue.finished)", theme.dim)
+        if queue.cancelled > 0 { part(" (\(queue.cancelled) cancelled)", theme.dim) }
+        part("  \(oneDecimal(queue.throughput.perSecond(now: model.now)))/s")
+        // Said where it matters: work shorter than a sample never shows.
+        if queue.observation == .sampled {
+            let long = "  sampled: short work is not seen"
+            part(x + long.count + (queue.isMainQueue ? 6 : 0) <= area.maxX ? long : "  sampled", theme.warning)
+        }
+        if queue.isMainQueue { part("  main", theme.dim) }
+        // Wait and run percentiles where there is room for them whole.
+        let latency = Self.latencyText(queue.latency)
+        if !latency.isEmpty { part("  " + latency, theme.dim) }
     }
 }
 
 extension HeaderView {
-    /// `wait p50/90/99 2ms/8ms/31ms  run 150ms/152ms/160ms`; empty before anything started.
+    /// `wait p50/90/99 2 ms/8 ms/31 ms  run 150 ms/152 ms/160 ms`; empty before anything started.
     static func latencyText(_ latency: LatencyStatistics) -> String {
         let wait = latency.wait
         let run = latency.run
         guard wait.count > 0 else { return "" }
         func triple(_ value: LatencyStatistics.Percentiles) -> String {
-            [value.p50, value.p90, value.p99].map(DurationText.short).joined(separator: "/")
+            [value.p50, value.p90, value.p99].map(DurationText.format).joined(separator: "/")
         }
         var text = "wait p50/90/99 " + triple(wait)
         if run.count > 0 { text += "  run " + triple(run) }

@@ -2,20 +2,128 @@ import DashboardModel
 import OperationEvents
 import TerminalKit
 
-/// Every key, over the panes.
+/// Every key, the `:` commands, the filter syntax, the views and the legend, over the panes;
+/// ↑ ↓ PgUp PgDn scroll it, so that it is whole on any screen.
 struct HelpOverlay {
     let theme: Theme
 
-    func render(offset: Int, into buffer: inout Buffer, area: Rect) {
-        let width = min(area.width - 2, 96)
-        let height = min(area.height, KeyBindings.all.count + CommandLineParser.usage.count + 4)
-        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + max(0, (area.height - height) / 2), width: width, height: height)
+    /// The filter syntax, as help and README give it.
+    static let filterLines = [
+        "words must all match: free text looks in the name, type, queue, state and id",
+        "key:value looks in one field: " + FilterQuery.keysHint,
+        "a|b (or a,b) is either; !word negates: !state:finished, state:ready|executing",
+        "why: deps suspended limit turn noqueue cycle cancelled notready stuck",
+        "qos: ui init def util bg (or the full names)",
+    ]
+
+    /// The content, line by line.
+    static func lines(theme: Theme, caption: String, configuration: ModelConfiguration, width: Int) -> [[TextBlock.Span]] {
+        var lines: [[TextBlock.Span]] = []
+        func heading(_ text: String) {
+            if !lines.isEmpty { lines.append([]) }
+            lines.append([.init(text, theme.header.with(.underline))])
+        }
+        func wrapped(_ text: String, _ style: Style = .plain, indent: Int = 0) {
+            for line in TextWrap.wrap(text, width: max(10, width - indent)) {
+                lines.append([.init(String(repeating: " ", count: indent) + line, style)])
+            }
+        }
+        if !caption.isEmpty {
+            heading("This program")
+            wrapped(caption)
+        }
+        let retention = "Finished operations stay listed for \(DurationText.format(configuration.finishedRetention)) "
+            + "(at most \(configuration.maximumRetainedFinished)); older ones are counted per queue."
+        wrapped(retention, theme.dim)
+        heading("Keys")
+        for binding in KeyBindings.all {
+            let help = TextWrap.wrap(binding.help, width: max(10, width - 13))
+            for (index, line) in help.enumerated() {
+                lines.append([.init(GraphTextFit.pad(index == 0 ? binding.label : "", 12), theme.header), .init(" " + line)])
+            }
+        }
+        heading("On the : and / lines")
+        for (label, help) in KeyBindings.lineKeys {
+            lines.append([.init(GraphTextFit.pad(label, 17), theme.header), .init(" " + help)])
+        }
+        heading("Commands (:)")
+        for usage in CommandLineParser.usage { wrapped(usage, theme.dim) }
+        heading("Filter (/)")
+        for line in filterLines { wrapped(line, theme.dim) }
+        heading("Views")
+        for screen in ViewState.Screen.allCases { lines.append([.init("\(screen.rawValue)  ", theme.header), .init(screen.title)]) }
+        heading("Legend")
+        lines += Legend.lines(theme: theme, width: width)
+        return lines
+    }
+
+    func render(offset: Int, caption: String, configuration: ModelConfiguration, into buffer: inout Buffer, area: Rect,
+                map: inout ScreenMap) {
+        let width = min(area.width - 2, 100)
+        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y, width: width, height: area.height)
         buffer.fill(box)
-        let inner = Frame(title: "Keys (any key closes)", style: theme.focusedFrame, titleStyle: theme.focusedFrame, ascii: !theme.unicode)
-            .render(into: &buffer, area: box)
-        var lines = KeyBindings.all.map { [TextBlock.Span(GraphTextFit.pad($0.label, 12), theme.header), TextBlock.Span($0.help)] }
-        lines.append([])
-        lines += CommandLineParser.usage.map { [TextBlock.Span($0, theme.dim)] }
-        TextBlock(lines: lines, offset: offset).render(into: &buffer, area: inner)
+        let inner = Frame(title: "Help: ↑ ↓ PgUp PgDn scroll, any other key closes", style: theme.focusedFrame,
+                          titleStyle: theme.focusedFrame, ascii: !theme.unicode).render(into: &buffer, area: box)
+        let lines = Self.lines(theme: theme, caption: caption, configuration: configuration, width: inner.width)
+        let first = min(max(0, offset), max(0, lines.count - inner.height))
+        TextBlock(lines: lines, offset: first).render(into: &buffer, area: inner)
+        map.overlayBody = inner
+        map.overlayLines = lines.count
+        if lines.count > inner.height, box.height > 1 {
+            let position = " \(first + 1)-\(min(lines.count, first + inner.height)) of \(lines.count) "
+            buffer.write(position, x: box.maxX - position.count - 1, y: box.maxY - 1, style: theme.focusedFrame, clip: box)
+        }
+    }
+}
+
+/// What the symbols and colours mean: in the help, and on `L`.
+enum Legend {
+    static func lines(theme: Theme, width: Int) -> [[TextBlock.Span]] {
+        func colour(_ name: String) -> String { theme.color ? " (\(name))" : "" }
+        let states: [(OperationState, Bool, Bool, String)] = [
+            (.executing, false, false, "executing" + colour("green")),
+            (.ready, false, false, "ready: isReady true, waits for a slot or its turn" + colour("cyan")),
+            (.pending, false, false, "pending: waits on dependencies" + colour("yellow")),
+            (.finished, false, false, "finished" + colour("grey")),
+            (.pending, true, false, "cancelled, not finished yet" + colour("red")),
+            (.pending, false, true, "in a dependency cycle: never starts" + colour("magenta")),
+        ]
+        var lines: [[TextBlock.Span]] = states.map { state, cancelled, cycle, text in
+            [.init(" " + theme.glyph(state: state, cancelled: cancelled, inCycle: cycle) + "  ", theme.style(state: state, cancelled: cancelled, inCycle: cycle)),
+             .init(text)]
+        }
+        let marks: [(String, Style, String)] = [
+            (theme.unicode ? "⇄" : "<>", .plain, "asynchronous operation (finishes when it calls finish())"),
+            ("•", .plain, "tagged (Space): c cancels the tagged operations"),
+            ("*", .plain, "after a priority: the queue schedules it at another priority than the one set"),
+            ("~", theme.dim, "a key change seen by sampling (the queue is not observed exactly)"),
+            ("≈", theme.dim, "a key change inferred (not seen directly)"),
+            ("▸", theme.header, "the selected queue (s, C, ( and ) act on it)"),
+            ("SUSPENDED", theme.suspended, "a suspended queue: it starts nothing"),
+            ("held", theme.dim, "QoS lanes: ready, but its queue is suspended (or it is in none)"),
+            ("sampled", theme.warning, "a queue OpScope polls: work shorter than a poll is not seen"),
+            ("underline", Style(attributes: .underline), "graph: on the critical path (the longest unfinished chain)"),
+        ]
+        for (mark, style, text) in marks {
+            let wrapped = TextWrap.wrap(text, width: max(10, width - 12))
+            for (index, line) in wrapped.enumerated() {
+                lines.append([.init(index == 0 ? " " + GraphTextFit.pad(mark, 10) : String(repeating: " ", count: 11), style), .init(" " + line)])
+            }
+        }
+        return lines
+    }
+
+    /// The legend alone, over the panes (`L`; any key closes it).
+    static func render(theme: Theme, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
+        let width = min(area.width - 2, 90)
+        let lines = Self.lines(theme: theme, width: width - 2)
+        let height = min(area.height, lines.count + 2)
+        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y, width: width, height: height)
+        buffer.fill(box)
+        let inner = Frame(title: "Legend (any key closes; ? has it all)", style: theme.focusedFrame, titleStyle: theme.focusedFrame,
+                          ascii: !theme.unicode).render(into: &buffer, area: box)
+        TextBlock(lines: lines).render(into: &buffer, area: inner)
+        map.overlayBody = inner
+        map.overlayLines = lines.count
     }
 }

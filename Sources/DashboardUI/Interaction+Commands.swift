@@ -2,24 +2,58 @@ import DashboardModel
 import OperationEvents
 
 extension Interaction {
+    /// What a confirmation says after the question, so that nobody takes Enter for a yes.
+    static func confirmHint(_ count: Int) -> String {
+        "  only y cancels; Enter or any other key keeps \(count == 1 ? "it" : "them")"
+    }
+
     /// `c`: asks before cancelling the tagged operations, or the selected one.
     mutating func askCancel(_ model: DashboardModel) -> [Effect] {
         let chosen = state.table.tagged.isEmpty ? [state.selection].compactMap { $0 } : state.table.tagged.sorted()
         let targets = chosen.filter { model.operations[$0].map { $0.state != .finished } ?? false }
         guard !targets.isEmpty else { return error("nothing to cancel: select or tag unfinished operations") }
-        let names = targets.prefix(3).map { model.operations[$0]?.label ?? $0.description }.joined(separator: ", ")
-        let more = targets.count > 3 ? " and \(targets.count - 3) more" : ""
-        state.overlay = .confirm(.init(question: "Cancel \(names)\(more)? (y/n)", command: .cancel(operations: targets)))
+        state.overlay = .confirm(.init(question: "Cancel \(Self.names(targets, model))? (y/n)" + Self.confirmHint(targets.count),
+                                       command: .cancel(operations: targets)))
         return [.redraw]
     }
 
-    /// `C`: asks before cancelling every operation of the selected queue.
+    /// `C`: asks before cancelling the selected queue's unfinished operations: exactly those
+    /// the question counts, not whatever the queue holds when the answer comes.
     mutating func askCancelQueue(_ model: DashboardModel) -> [Effect] {
         guard let queue = state.queue, let record = model.queues[queue] else { return error("no queue selected") }
-        let count = record.waiting + record.executing
-        state.overlay = .confirm(.init(question: "Cancel all \(count) operations of \(queue) '\(record.name)'? (y/n)",
-                                       command: .cancelAll(queue: queue)))
+        var targets: [OperationID] = []
+        model.operations.forEach { pointer in
+            if pointer.pointee.queue == queue, pointer.pointee.state != .finished { targets.append(pointer.pointee.id) }
+        }
+        targets.sort()
+        guard !targets.isEmpty else { return error("\(queue) '\(record.name)' has no unfinished operation to cancel") }
+        let count = targets.count == 1 ? "its 1 unfinished operation" : "its \(targets.count) unfinished operations"
+        state.overlay = .confirm(.init(question: "Cancel \(count) of \(queue) '\(record.name)': \(Self.names(targets, model))? (y/n)"
+                                           + Self.confirmHint(targets.count),
+                                       command: .cancel(operations: targets)))
         return [.redraw]
+    }
+
+    /// `#4 parse-a, #5 parse-b, #6 update and 3 more`.
+    static func names(_ ids: [OperationID], _ model: DashboardModel) -> String {
+        let names = ids.prefix(3).map { model.operations[$0]?.label ?? $0.description }.joined(separator: ", ")
+        return names + (ids.count > 3 ? " and \(ids.count - 3) more" : "")
+    }
+
+    /// The answer to a confirmation: only `y` acts, and on the operations asked about that have
+    /// not finished since (never on more).
+    mutating func answer(_ confirmation: ViewState.Confirmation, yes: Bool, _ model: DashboardModel) -> [Effect] {
+        state.overlay = nil
+        guard yes else {
+            status("nothing cancelled")
+            return [.redraw]
+        }
+        guard case .cancel(let asked) = confirmation.command else { return [.command(confirmation.command), .redraw] }
+        state.table.tagged.subtract(asked)
+        let open = asked.filter { model.operations[$0].map { $0.state != .finished } ?? false }
+        guard !open.isEmpty else { return error("nothing cancelled: \(asked.count == 1 ? "it" : "they all") finished meanwhile") }
+        if open.count < asked.count { status("\(asked.count - open.count) of them finished meanwhile; cancelling the rest") }
+        return [.command(.cancel(operations: open)), .redraw]
     }
 
     /// `s`: suspends or resumes the selected queue.
@@ -30,14 +64,14 @@ extension Interaction {
         return [.command(.setSuspended(queue: queue, suspended: !record.isSuspended)), .redraw]
     }
 
-    /// `+` / `-`: changes the selected queue's max concurrency by one.
+    /// `)` / `(`: changes the selected queue's max concurrency by one.
     mutating func changeMaxConcurrency(by delta: Int, _ model: DashboardModel) -> [Effect] {
         guard let queue = state.queue, let record = model.queues[queue] else { return error("no queue selected") }
         guard record.observation == .observed else { return refuseSampled(queue, record) }
         let current = record.maxConcurrentOperationCount
         let next: Int
         if current < 0 {
-            guard delta < 0 else { return error("\(queue) has no concurrency limit; - sets one") }
+            guard delta < 0 else { return error("\(queue) has no concurrency limit; ( sets one") }
             next = max(1, record.executing)
         } else {
             next = current + delta

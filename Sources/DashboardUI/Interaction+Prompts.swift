@@ -5,26 +5,34 @@ import TerminalKit
 extension Interaction {
     /// Keys while an overlay is open: it takes them all.
     mutating func handleOverlay(_ overlay: ViewState.Overlay, _ key: Key, _ model: DashboardModel) -> [Effect] {
+        if case .resize = key { return [.redraw] }
         switch overlay {
-        case .help:
-            // Any key closes the help; q and F10 still quit.
-            state.overlay = nil
-            if KeyBindings.action(for: key) == .quit { return [.quit] }
-            return [.redraw]
-        case .confirm(let confirmation):
-            switch key {
-            case .character("y"), .character("Y"), .enter:
-                state.overlay = nil
-                if case .cancel(let ids) = confirmation.command { state.table.tagged.subtract(ids) }
-                status("sent")
-                return [.command(confirmation.command), .redraw]
-            case .character("n"), .character("N"), .escape, .character("q"):
-                state.overlay = nil
-                status("nothing cancelled")
-                return [.redraw]
-            default:
-                return []
+        case .help(let offset):
+            // Movement keys scroll; any other key closes the help (q and F10 still quit).
+            let page = max(1, map.overlayBody.height - 1)
+            let delta: Int? = switch key {
+            case .up, .character("k"): -1
+            case .down, .character("j"): 1
+            case .pageUp: -page
+            case .pageDown, .character(" "): page
+            case .home: Int.min / 2
+            case .end: Int.max / 2
+            default: nil
             }
+            guard let delta else {
+                state.overlay = nil
+                return KeyBindings.action(for: key) == .quit ? [.quit] : [.redraw]
+            }
+            let last = max(0, map.overlayLines - map.overlayBody.height)
+            state.overlay = .help(offset: min(max(0, offset.addingClamped(delta)), last))
+            return [.redraw]
+        case .legend:
+            state.overlay = nil
+            return KeyBindings.action(for: key) == .quit ? [.quit] : [.redraw]
+        case .confirm(let confirmation):
+            // Only y is a yes: Enter, Esc and everything else keep things as they are.
+            if case .mouse(let event) = key, event.kind != .press { return [] }
+            return answer(confirmation, yes: key == .character("y") || key == .character("Y"), model)
         case .picker(let row):
             switch key {
             case .up, .character("k"): state.overlay = .picker(row: max(0, row - 1))
@@ -42,42 +50,34 @@ extension Interaction {
         }
     }
 
-    /// Keys while a `:` or `/` line is being typed.
-    mutating func handleLine(_ input: ViewState.LineInput, _ key: Key, _ model: DashboardModel) -> [Effect] {
-        let isFilter: Bool = if case .filter = input { true } else { false }
-        let text = input.text
-        func replace(_ text: String) {
-            state.input = isFilter ? .filter(text) : .command(text)
-            if isFilter {
-                state.table.filter = text
-                state.selection = nil
-                keepSelectionValid(model)
-            }
-        }
+    /// Keys while a `:` or `/` line is being typed. They only edit the text; the filter is
+    /// applied by the next frame.
+    mutating func handleLine(_ input: LineInput, _ key: Key, _ model: DashboardModel) -> [Effect] {
+        var line = input
         switch key {
         case .escape:
             state.input = nil
-            if isFilter { state.table.filter = "" }
-            return [.redraw]
-        case .backspace, .delete:
-            replace(String(text.dropLast()))
+            if line.kind == .filter { state.table.filter = "" }
             return [.redraw]
         case .enter:
             state.input = nil
-            if isFilter {
-                state.table.filter = text
-                keepSelectionValid(model)
+            state.history.add(line.text, line.kind)
+            if line.kind == .filter {
+                state.table.filter = line.text
                 return [.redraw]
             }
-            return runCommandLine(text, model)
-        case .character(let character):
-            guard text.count < CommandLineParser.maximumLength else {
-                return error("input too long (at most \(CommandLineParser.maximumLength) characters)")
-            }
-            replace(text + String(character))
+            return runCommandLine(line.text, model)
+        case .resize:
             return [.redraw]
         default:
-            return []
+            switch line.edit(key, history: state.history.lines(line.kind), maximumLength: CommandLineParser.maximumLength) {
+            case .ignored: return []
+            case .full: return error("input too long (at most \(CommandLineParser.maximumLength) characters)")
+            case .changed: break
+            }
+            state.input = line
+            if line.kind == .filter { state.table.filter = line.text }
+            return [.redraw]
         }
     }
 }

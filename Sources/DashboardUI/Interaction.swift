@@ -13,6 +13,9 @@ public struct Interaction: Sendable {
     public var mouseEnabled: Bool
     /// Where the last frame put things.
     public var map = ScreenMap()
+    /// The model's clock as last seen: status messages are stamped with it and expire by it
+    /// (views never read a wall clock).
+    public internal(set) var clock: UInt64 = 0
 
     /// A fresh view.
     public init(templates: [WorkTemplateInfo] = [], mouseEnabled: Bool = true) {
@@ -22,9 +25,12 @@ public struct Interaction: Sendable {
 
     /// Handles one key against the model on screen; returns what the session must do.
     public mutating func handle(_ key: Key, model: DashboardModel) -> [Effect] {
+        clock = max(clock, model.now)
+        // While a line is typed, keys only edit it: the filter is applied once per frame, so a
+        // paste costs one evaluation, not one per character.
+        if let input = state.input { return handleLine(input, key, model) }
         keepSelectionValid(model)
         if let overlay = state.overlay { return handleOverlay(overlay, key, model) }
-        if let input = state.input { return handleLine(input, key, model) }
         switch key {
         case .resize: return [.redraw]
         case .mouse(let event): return handleMouse(event, model)
@@ -39,13 +45,14 @@ public struct Interaction: Sendable {
         switch action {
         case .quit: return [.quit]
         case .help: state.overlay = .help(offset: 0)
-        case .moveUp: moveSelection(by: -1, model)
-        case .moveDown: moveSelection(by: 1, model)
-        case .pageUp: moveSelection(by: -page, model)
-        case .pageDown: moveSelection(by: page, model)
-        case .first: moveSelection(to: 0, model)
-        case .last: moveSelection(to: Int.max, model)
-        case .openDetails: state.details = ViewState.ScrollState()
+        case .legend: state.overlay = .legend
+        case .moveUp: move(by: -1, model)
+        case .moveDown: move(by: 1, model)
+        case .pageUp: move(by: -page, model)
+        case .pageDown: move(by: page, model)
+        case .first: move(by: -Int.max / 2, model)
+        case .last: move(by: Int.max / 2, model)
+        case .openDetails: return enter(model)
         case .back: return back()
         case .nextPane: cyclePane(by: 1)
         case .previousPane: cyclePane(by: -1)
@@ -63,8 +70,8 @@ public struct Interaction: Sendable {
                 return error("no work templates registered: the program adds them with monitor.catalog.register")
             }
             state.overlay = .picker(row: 0)
-        case .commandLine: state.input = .command("")
-        case .filter: state.input = .filter(state.table.filter)
+        case .commandLine: state.input = LineInput(.command)
+        case .filter: state.input = LineInput(.filter, text: state.table.filter)
         case .sortLeft, .sortRight:
             let step = action == .sortLeft ? -1 : 1
             let columns = ViewState.SortColumn.allCases
@@ -73,6 +80,9 @@ public struct Interaction: Sendable {
         case .invertSort:
             state.table.descending.toggle()
             status("sorted by \(state.table.sort.title), \(state.table.descending ? "descending" : "ascending")")
+        case .toggleHideFinished:
+            state.table.hideFinished.toggle()
+            status(state.table.hideFinished ? "finished operations hidden (H shows them)" : "finished operations shown")
         case .toggleGraphLayout:
             state.graph.layout = state.graph.layout == .focused ? .all : .focused
             state.focus = .graph
@@ -81,7 +91,8 @@ public struct Interaction: Sendable {
             status(state.graph.followsSelection ? "graph follows the selection" : "graph shows the critical path")
         case .togglePause:
             state.paused.toggle()
-            status(state.paused ? "display paused (the queues keep running); p resumes" : "display resumed")
+            if !state.paused { state.narration.stepped = false }
+            status(state.paused ? "display paused (the queues keep running); p resumes, . steps" : "display resumed")
         case .redraw: return [.fullRedraw]
         case .speedUp: return [.playback(.faster), .redraw]
         case .speedDown: return [.playback(.slower), .redraw]
@@ -89,21 +100,33 @@ public struct Interaction: Sendable {
         case .stepForward:
             guard state.paused else { return error("pause first (p), then . shows one event at a time") }
             return [.step(1), .redraw]
+        case .nextStuck: return jumpToStuck(forward: true, model)
+        case .previousStuck: return jumpToStuck(forward: false, model)
+        case .toggleNarration:
+            state.narration.isOn.toggle()
+            status(state.narration.isOn ? "narration on: one sentence per change (4 shows the log)" : "narration off")
+        case .showOverview: show(.overview)
+        case .showStuck: show(.stuck)
+        case .showStartOrder: show(.startOrder)
+        case .showNarration: show(.narration)
         }
         return [.redraw]
     }
 
-    /// Rows in a page: the table's visible rows, less one for context.
-    private var page: Int { max(1, map.tableBody.height - 1) }
+    /// Rows in a page: the visible rows of the list in use, less one for context.
+    private var page: Int { max(1, (state.screen == .overview ? map.tableBody.height : map.listBody.height) - 1) }
 
     private mutating func cyclePane(by step: Int) {
+        guard state.screen == .overview else { return }
         let count = ViewState.Pane.allCases.count
         state.focus = ViewState.Pane(rawValue: (state.focus.rawValue + step + count) % count)!
     }
 
-    /// Esc: close details, then clear the filter, then the tags.
+    /// Esc: back to the overview, close details, then clear the filter, then the tags.
     private mutating func back() -> [Effect] {
-        if state.details != nil {
+        if state.screen != .overview {
+            state.screen = .overview
+        } else if state.details != nil {
             state.details = nil
         } else if !state.table.filter.isEmpty {
             state.table.filter = ""
@@ -119,14 +142,14 @@ public struct Interaction: Sendable {
 
     // MARK: Status
 
-    /// Shows a message in the status line.
+    /// Shows a message in the status line (it expires a few seconds later, by the model's clock).
     public mutating func status(_ message: String) {
-        state.status = ViewState.StatusLine(message)
+        state.status = ViewState.StatusLine(message, time: clock)
     }
 
     /// Shows an error in the status line.
     mutating func error(_ message: String) -> [Effect] {
-        state.status = ViewState.StatusLine(message, isError: true)
+        state.status = ViewState.StatusLine(message, isError: true, time: clock)
         return [.redraw]
     }
 
@@ -134,7 +157,13 @@ public struct Interaction: Sendable {
     public mutating func commandFinished(_ result: Result<CommandReceipt, CommandError>) {
         switch result {
         case .success(let receipt): status(receipt.message)
-        case .failure(let failure): state.status = ViewState.StatusLine(failure.message, isError: true)
+        case .failure(let failure): state.status = ViewState.StatusLine(failure.message, isError: true, time: clock)
         }
+    }
+
+    /// Moves the clock the status line expires by (the session's frame does it through
+    /// `keepSelectionValid`; tests may call it directly).
+    public mutating func observe(time: UInt64) {
+        clock = max(clock, time)
     }
 }

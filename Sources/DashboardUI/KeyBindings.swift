@@ -12,8 +12,14 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
     case addWork, commandLine, filter
     /// Pace of a demo or a replay; stepping through events while paused.
     case speedUp, speedDown, stepForward, restart
-    /// Table order.
-    case sortLeft, sortRight, invertSort
+    /// Table order and contents.
+    case sortLeft, sortRight, invertSort, toggleHideFinished
+    /// Debugging: the next and previous stuck operation.
+    case nextStuck, previousStuck
+    /// Teaching: narration on and off, the legend.
+    case toggleNarration, legend
+    /// Whole-screen views.
+    case showOverview, showStuck, showStartOrder, showNarration
     /// Graph pane.
     case toggleGraphLayout, toggleGraphFollow
     /// Display and session.
@@ -44,21 +50,28 @@ public enum KeyBindings {
 
     /// The table.
     public static let all: [Binding] = [
-        Binding(keys: keys("k", .up), label: "↑ k", help: "select the previous operation (or scroll the pane)", action: .moveUp),
-        Binding(keys: keys("j", .down), label: "↓ j", help: "select the next operation (or scroll the pane)", action: .moveDown),
+        Binding(keys: keys("k", .up), label: "↑ k", help: "select the previous operation (or move in the focused pane or view)", action: .moveUp),
+        Binding(keys: keys("j", .down), label: "↓ j", help: "select the next operation (or move in the focused pane or view)", action: .moveDown),
         Binding(keys: [.pageUp], label: "PgUp", help: "a page up", action: .pageUp),
         Binding(keys: [.pageDown], label: "PgDn", help: "a page down", action: .pageDown),
         Binding(keys: [.home], label: "Home", help: "the first row", action: .first),
         Binding(keys: [.end], label: "End", help: "the last row", action: .last),
-        Binding(keys: [.enter], label: "Enter", help: "details of the selected operation: why it waits, its key changes",
+        Binding(keys: [.enter], label: "Enter", help: "details of the selected operation: why it waits, its key changes (in a list: go to it)",
                 action: .openDetails),
-        Binding(keys: [.escape], label: "Esc", help: "back: close details, then clear the filter, then the tags", action: .back),
-        Binding(keys: [.tab], label: "Tab", help: "next pane", action: .nextPane, bar: (1, "Tab", "Pane")),
+        Binding(keys: [.escape], label: "Esc", help: "back: to the overview, close details, then clear the filter, then the tags", action: .back),
+        Binding(keys: [.tab], label: "Tab", help: "next pane: queues, operations, graph, lanes, warnings", action: .nextPane, bar: (1, "Tab", "Pane")),
         Binding(keys: [.backTab], label: "Shift-Tab", help: "previous pane", action: .previousPane),
+        Binding(keys: keys("1"), label: "1", help: "view: the overview", action: .showOverview, bar: (7, "1-4", "View")),
+        Binding(keys: keys("2"), label: "2", help: "view: waiting operations grouped by root cause", action: .showStuck),
+        Binding(keys: keys("3"), label: "3", help: "view: each queue's start order", action: .showStartOrder),
+        Binding(keys: keys("4"), label: "4", help: "view: the narration log", action: .showNarration),
+        Binding(keys: keys("n"), label: "n", help: "next stuck operation (a cycle, a suspended queue, never enqueued, a lost finish, or waiting on one)",
+                action: .nextStuck),
+        Binding(keys: keys("N"), label: "N", help: "previous stuck operation", action: .previousStuck),
         Binding(keys: keys("c", .function(9)), label: "c, F9", help: "cancel the selected (or tagged) operations, after a yes",
                 action: .cancelSelected, bar: (2, "F9", "Cancel")),
         Binding(keys: keys(" "), label: "Space", help: "tag / untag the selected operation", action: .tag),
-        Binding(keys: keys("C"), label: "C", help: "cancel every operation of the selected queue, after a yes", action: .cancelQueue),
+        Binding(keys: keys("C"), label: "C", help: "cancel the selected queue's unfinished operations, after a yes", action: .cancelQueue),
         Binding(keys: keys("s"), label: "s", help: "suspend / resume the selected queue", action: .toggleSuspend, bar: (3, "s", "Suspend")),
         Binding(keys: keys(")", .function(8)), label: ") F8", help: "raise the selected queue's max concurrency",
                 action: .raiseConcurrency),
@@ -66,24 +79,36 @@ public enum KeyBindings {
                 action: .lowerConcurrency),
         Binding(keys: keys("a"), label: "a", help: "add work: pick one of the program's templates", action: .addWork, bar: (4, "a", "Add")),
         Binding(keys: keys(":"), label: ":", help: "command line (:help lists the commands)", action: .commandLine),
-        Binding(keys: keys("/"), label: "/", help: "filter the table (words, or state: queue: qos: name:)", action: .filter,
-                bar: (5, "/", "Filter")),
+        Binding(keys: keys("/"), label: "/", help: "filter the table: words, key:value (state queue qos name type id why), !negates, a|b either",
+                action: .filter, bar: (5, "/", "Filter")),
         Binding(keys: keys("<"), label: "<", help: "sort by the column to the left", action: .sortLeft, bar: (6, "<>", "Sort")),
         Binding(keys: keys(">"), label: ">", help: "sort by the column to the right", action: .sortRight),
         Binding(keys: keys("I"), label: "I", help: "invert the sort order", action: .invertSort),
+        Binding(keys: keys("H"), label: "H", help: "hide / show finished operations", action: .toggleHideFinished),
         Binding(keys: keys("g"), label: "g", help: "graph: layers around the selection / every operation as a list",
-                action: .toggleGraphLayout, bar: (7, "g", "Graph")),
+                action: .toggleGraphLayout, bar: (8, "g", "Graph")),
         Binding(keys: keys("f"), label: "f", help: "graph follows the selection / shows the critical path", action: .toggleGraphFollow),
         Binding(keys: keys("p"), label: "p", help: "pause the display (the queues keep running)", action: .togglePause,
-                bar: (8, "p", "Pause")),
-        Binding(keys: keys("."), label: ".", help: "while paused: show the next event (one at a time)", action: .stepForward),
+                bar: (9, "p", "Pause")),
+        Binding(keys: keys("."), label: ".", help: "while paused: show the next event (one at a time, narrated)", action: .stepForward),
         Binding(keys: keys("+"), label: "+", help: "a demo or replay plays faster", action: .speedUp),
         Binding(keys: keys("-"), label: "-", help: "a demo or replay plays slower", action: .speedDown),
         Binding(keys: keys("R"), label: "R", help: "start the demo (or replay) over", action: .restart),
-        Binding(keys: keys("?", .function(1)), label: "?, F1", help: "this help", action: .help, bar: (0, "F1", "Help")),
+        Binding(keys: keys("t"), label: "t", help: "narration on / off: one sentence per state change, saying why", action: .toggleNarration),
+        Binding(keys: keys("L"), label: "L", help: "legend: what the symbols and colours mean", action: .legend),
+        Binding(keys: keys("?", .function(1)), label: "?, F1", help: "this help (↑ ↓ scroll it)", action: .help, bar: (0, "F1", "Help")),
         Binding(keys: [.control("l")], label: "Ctrl-L", help: "redraw the screen", action: .redraw),
-        Binding(keys: keys("q", .function(10)), label: "q, F10", help: "quit", action: .quit, bar: (9, "F10", "Quit")),
-        Binding(keys: [], label: "mouse", help: "click selects, wheel scrolls (off with --no-mouse)", action: nil),
+        Binding(keys: keys("q", .function(10)), label: "q, F10", help: "quit", action: .quit, bar: (10, "F10", "Quit")),
+        Binding(keys: [], label: "mouse", help: "click selects (a row, a queue, a node), wheel scrolls (off with --no-mouse)", action: nil),
+    ]
+
+    /// Keys of the `:` and `/` lines (documentation: the line takes every key while open).
+    public static let lineKeys: [(label: String, help: String)] = [
+        ("← → Home End", "move the cursor"),
+        ("Backspace Delete", "delete before / at the cursor"),
+        ("Ctrl-U Ctrl-W", "delete to the start / the word before the cursor"),
+        ("↑ ↓", "earlier lines (each line has its own history)"),
+        ("Enter Esc", "run (or keep the filter) / cancel (Esc clears the filter)"),
     ]
 
     private static let index: [Key: UserAction] = {

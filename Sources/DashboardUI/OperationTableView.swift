@@ -7,20 +7,22 @@ struct OperationTableView {
     let theme: Theme
 
     /// Columns with their width and the order they are dropped in when the pane is narrow
-    /// (higher goes first); the name column takes the width left over.
+    /// (higher goes first; 0 never).
     static let specs: [(column: ViewState.SortColumn, width: Int, drop: Int)] = [
         (.id, 5, 0), (.name, 14, 0), (.queue, 8, 3), (.state, 11, 0), (.priority, 6, 4), (.qos, 5, 5),
-        (.dependencies, 8, 6), (.wait, 6, 2), (.run, 6, 1),
+        (.dependencies, 8, 6), (.wait, 7, 2), (.run, 7, 1),
     ]
 
-    /// The columns that fit in `width`.
+    /// The columns that fit in `width`. Consistent: a wider pane never shows fewer columns nor a
+    /// narrower name, and the name column grows only once every column is shown (else a
+    /// narrower terminal could show longer names than a wider one).
     static func layout(width: Int) -> [(column: ViewState.SortColumn, width: Int)] {
         var chosen = specs
         func total() -> Int { chosen.reduce(0) { $0 + $1.width } + max(0, chosen.count - 1) }
         while total() > width, let worst = chosen.filter({ $0.drop > 0 }).max(by: { $0.drop < $1.drop }) {
             chosen.removeAll { $0.column == worst.column }
         }
-        let extra = max(0, width - total())
+        let extra = chosen.count == specs.count ? max(0, width - total()) : 0
         return chosen.map { ($0.column, $0.column == .name ? $0.width + min(extra, 16) : $0.width) }
     }
 
@@ -48,7 +50,8 @@ struct OperationTableView {
     func render(_ model: DashboardModel, _ interaction: Interaction, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         guard !area.isEmpty else { return }
         let state = interaction.state
-        let ids = OperationRows.ids(model, state)
+        map.rows = OperationRows.rows(model, state.table, reusing: interaction.map.rows)
+        let ids = map.rows.ids
         let layout = Self.layout(width: area.width)
         let columns = layout.map { column, width in
             let title = column == .priority ? "PRIO" : column.title
@@ -63,15 +66,15 @@ struct OperationTableView {
             guard let record = model.operations[id] else { return [] }
             let inCycle = model.isInCycle(id)
             let style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: inCycle)
-            let tag = state.table.tagged.contains(id) ? (theme.unicode ? "•" : "+") : " "
+            let tag = state.table.tagged.contains(id) ? "•" : " "
             let stateText = theme.glyph(state: record.state, cancelled: record.isCancelled, inCycle: inCycle) + " "
                 + (inCycle ? "cycle" : (record.isCancelled && record.state != .finished ? "cancel" : record.state.rawValue))
             let queueName = record.queue.flatMap { model.queues[$0]?.name } ?? "-"
             // `*`: the scheduler uses another priority than the one set (QoS-derived, or a barrier).
             let priority = Self.short(record.effectivePriority) + (record.priority == record.effectivePriority ? "" : "*")
             let dependencies = record.dependencies.isEmpty ? "-" : record.dependencies.map { String($0.rawValue) }.joined(separator: ",")
-            let wait = DurationText.short(record.waitTime(now: now))
-            let run = record.runTime(now: now).map(DurationText.short) ?? "-"
+            let wait = DurationText.format(record.waitTime(now: now))
+            let run = record.runTime(now: now).map(DurationText.format) ?? "-"
             var cells: [TextBlock.Span] = []
             for (column, _) in layout {
                 switch column {
@@ -86,7 +89,7 @@ struct OperationTableView {
                 case .run: cells.append(.init(run))
                 }
             }
-            return theme.unicode ? cells : cells.map { TextBlock.Span(String($0.text.map(GraphCanvas.ascii)), $0.style) }
+            return cells
         }
         let table = TableView(columns: columns, rows: rows, selected: selectedIndex.map { $0 - offset }, offset: 0,
                               headerStyle: theme.header.with(.underline))
@@ -95,15 +98,20 @@ struct OperationTableView {
         map.tableIDs = shown
         map.tableOffset = offset
         if ids.isEmpty {
-            let message = state.table.filter.isEmpty ? "no operations yet" : "nothing matches /\(state.table.filter)  (Esc clears)"
-            buffer.write(message, x: area.x + 1, y: area.y + 1, style: theme.dim, clip: area)
+            let message: String
+            if let error = map.rows.error {
+                message = error
+            } else if !state.table.filter.isEmpty {
+                message = "nothing matches /\(state.table.filter)  (Esc clears)"
+            } else if state.table.hideFinished, !model.operations.isEmpty {
+                message = "no unfinished operation (H shows the finished ones)"
+            } else {
+                message = "no operations yet"
+            }
+            let style = map.rows.error == nil ? theme.dim : theme.error
+            for (row, line) in TextWrap.wrap(message, width: area.width - 1).prefix(max(0, area.height - 1)).enumerated() {
+                buffer.write(line, x: area.x + 1, y: area.y + 1 + row, style: style, clip: area)
+            }
         }
-    }
-}
-
-extension DurationText {
-    /// Compact durations for table cells: `340ms`, `2.1s`, `34s`, `10m`.
-    static func short(_ nanoseconds: UInt64) -> String {
-        String(format(nanoseconds).filter { $0 != " " }).replacing("min", with: "m")
     }
 }

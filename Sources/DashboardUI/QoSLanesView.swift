@@ -2,44 +2,83 @@ import DashboardModel
 import OperationEvents
 import TerminalKit
 
-/// Five QoS lanes: executing, ready in start order, pending.
+/// Five QoS lanes: executing, next to start (in start order), held (ready, but their queue is
+/// suspended or they are in none: they do not start next), and waiting on dependencies.
 struct QoSLanesView {
     let theme: Theme
 
+    /// Ready operations that do not start next, per lane, with the counts.
+    struct Held {
+        var ids: [[OperationID]] = Array(repeating: [], count: QoSClass.laneOrder.count)
+        var counts: [Int] = Array(repeating: 0, count: QoSClass.laneOrder.count)
+        var all: Set<OperationID> = []
+
+        /// One pass, reading fields in place; only operations of suspended queues (or of none)
+        /// are kept, so it costs next to nothing when no queue is suspended.
+        init(_ model: DashboardModel, limit: Int) {
+            var suspended: Set<QueueID> = []
+            for queue in model.queues.values where queue.isSuspended || queue.isReleased { suspended.insert(queue.id) }
+            var found: [[(UInt64, OperationID)]] = Array(repeating: [], count: QoSClass.laneOrder.count)
+            model.operations.forEach { record in
+                guard record.pointee.state == .ready else { return }
+                if let queue = record.pointee.queue, !suspended.contains(queue), model.queues[queue] != nil { return }
+                let lane = QoSClass.laneOrder.firstIndex(of: record.pointee.qualityOfService) ?? 2
+                counts[lane] += 1
+                found[lane].append((record.pointee.enqueueOrder, record.pointee.id))
+                all.insert(record.pointee.id)
+            }
+            ids = found.map { Array($0.sorted(by: <).prefix(limit).map(\.1)) }
+        }
+    }
+
     func render(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
-        let lanes = model.qosLanes(limit: 12)
+        let lanes = model.qosLanes(limit: 24)
+        let held = Held(model, limit: 12)
         let rowsPerLane = area.height >= 10 ? 2 : 1
         for (index, lane) in lanes.enumerated() {
             let y = area.y + index * rowsPerLane
             guard y < area.maxY else { break }
             let name = ["userInteractive": "UI  ", "userInitiated": "INIT", "default": "DEF ", "utility": "UTIL", "background": "BG  "][lane.qos.rawValue] ?? "    "
+            let bar = theme.unicode ? " │ " : " | "
             var x = buffer.write(name + " ", x: area.x, y: y, style: theme.header, clip: area)
-            x = spans(lane.executing, lane.executingCount, .executing, model, state, &buffer, x: x, y: y, area: area)
-            x = buffer.write(theme.unicode ? " │ next " : " | next ", x: x, y: y, style: theme.dim, clip: area)
-            x = spans(lane.ready, lane.readyCount, .ready, model, state, &buffer, x: x, y: y, area: area)
+            x = spans(lane.executing, lane.executingCount, model, state, &buffer, x: x, y: y, area: area)
+            x = buffer.write(bar + "next ", x: x, y: y, style: theme.dim, clip: area)
+            let next = lane.ready.filter { !held.all.contains($0) }
+            x = spans(next, lane.readyCount - held.counts[index], model, state, &buffer, x: x, y: y, area: area)
+            if held.counts[index] > 0 {
+                x = buffer.write(bar + "held ", x: x, y: y, style: theme.dim, clip: area)
+                x = spans(held.ids[index], held.counts[index], model, state, &buffer, x: x, y: y, area: area)
+            }
             if rowsPerLane == 1 {
-                buffer.write(" | \(lane.pendingCount) pending", x: x, y: y, style: theme.style(state: .pending, cancelled: false), clip: area)
+                buffer.write(bar + "\(lane.pendingCount) waiting", x: x, y: y, style: theme.style(state: .pending, cancelled: false), clip: area)
             } else if y + 1 < area.maxY {
-                var second = buffer.write("     waiting ", x: area.x, y: y + 1, style: theme.dim, clip: area)
-                second = spans(lane.pending, lane.pendingCount, .pending, model, state, &buffer, x: second, y: y + 1, area: area)
+                let second = buffer.write("     waiting ", x: area.x, y: y + 1, style: theme.dim, clip: area)
+                spans(lane.pending, lane.pendingCount, model, state, &buffer, x: second, y: y + 1, area: area)
             }
         }
     }
 
-    private func spans(_ ids: [OperationID], _ total: Int, _ kind: OperationState, _ model: DashboardModel, _ state: ViewState,
+    /// Glyph and id of each operation while they fit, then `+N more`.
+    @discardableResult
+    private func spans(_ ids: [OperationID], _ total: Int, _ model: DashboardModel, _ state: ViewState,
                        _ buffer: inout Buffer, x start: Int, y: Int, area: Rect) -> Int {
         var x = start
-        if ids.isEmpty { return buffer.write("-", x: x, y: y, style: theme.dim, clip: area) }
+        if ids.isEmpty, total == 0 { return buffer.write("-", x: x, y: y, style: theme.dim, clip: area) }
+        var shown = 0
         for id in ids {
-            guard let record = model.operations[id], x < area.maxX - 4 else { break }
+            guard let record = model.operations[id] else { continue }
+            let priority = record.effectivePriority == .normal ? "" : "(\(record.effectivePriority.description))"
+            let text = theme.glyph(state: record.state, cancelled: record.isCancelled) + "\(id.rawValue)\(priority)"
+            // Room for this one and for the count of the rest.
+            guard x + text.count + 12 <= area.maxX || (shown == total - 1 && x + text.count <= area.maxX) else { break }
             var style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: model.isInCycle(id))
             if id == state.selection { style.attributes.insert(.reverse) }
-            let priority = record.effectivePriority == .normal ? "" : "(\(record.effectivePriority.description))"
-            x = buffer.write(theme.glyph(state: record.state, cancelled: record.isCancelled) + "\(id.rawValue)\(priority)", x: x, y: y, style: style, clip: area)
+            x = buffer.write(text, x: x, y: y, style: style, clip: area)
             x = buffer.write(" ", x: x, y: y, clip: area)
+            shown += 1
         }
-        if total > ids.count { x = buffer.write("+\(total - ids.count)", x: x, y: y, style: theme.dim, clip: area) }
+        if total > shown { x = buffer.write("+\(total - shown) more", x: x, y: y, style: theme.dim, clip: area) }
         return x
     }
 }

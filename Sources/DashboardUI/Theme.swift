@@ -49,9 +49,36 @@ public struct Theme: Sendable {
     /// Other frames, and graph edges.
     public var frame: Style { colored(.gray) }
 
+    /// A queue's limit: its number, or `∞` (`inf` in ASCII: `~` is the sampled marker).
+    public func limit(_ queue: QueueRecord) -> String {
+        queue.maxConcurrentOperationCount < 0 ? (unicode ? "∞" : "inf") : String(queue.maxConcurrentOperationCount)
+    }
+
+    /// Text as this theme writes it: in ASCII, `∞` becomes `inf` and `…` `...` where the text
+    /// is made (the last pass over the frame can only swap one character for one).
+    public func text(_ text: String) -> String {
+        guard !unicode, text.contains(where: { $0 == "∞" || $0 == "→" }) else { return text }
+        return text.replacing("∞", with: "inf").replacing("→", with: "->")
+    }
+
+    /// The ASCII stand-in for one character, for the last pass over a `--ascii` frame: the
+    /// graph's own mapping, except that nothing becomes `~`, which marks sampled changes.
+    public static func ascii(_ character: Character) -> Character {
+        switch character {
+        case "µ": "u"           // `µs` reads `us`
+        case "…": "."
+        case "∞": "?"           // written as `inf` where the text is made; never `~`
+        case "↑": "^"
+        case "↓": "v"
+        case "←", "«": "<"
+        case "»": ">"
+        default: GraphCanvas.ascii(character)
+        }
+    }
+
     /// A state glyph, or its ASCII stand-in.
     public func glyph(state: OperationState, cancelled: Bool, inCycle: Bool = false) -> String {
         let symbol = StateGlyph.glyph(state: state, cancelled: cancelled, inCycle: inCycle)
-        return unicode ? String(symbol) : String(GraphCanvas.ascii(symbol))
+        return unicode ? String(symbol) : String(Self.ascii(symbol))
     }
 }

@@ -4,11 +4,13 @@ import OperationEvents
 /// What the person is looking at and doing: everything input changes. The model is the observed
 /// program's state; this is the viewer's, grouped by the part of the screen it belongs to.
 public struct ViewState: Sendable, Equatable {
+    /// The whole-screen view (digits switch): the overview, or one of the lists.
+    public var screen: Screen = .overview
     /// The pane that receives movement keys (Tab cycles).
     public var focus: Pane = .table
     /// The selected operation, kept by id so that it follows the operation as rows move.
     public var selection: OperationID?
-    /// The selected queue (the selection's queue, or one chosen without an operation).
+    /// The selected queue (the selection's queue, or one chosen in the queues pane).
     public var queue: QueueID?
     /// The operations table: sort, filter, tags.
     public var table = TableState()
@@ -16,22 +18,50 @@ public struct ViewState: Sendable, Equatable {
     public var graph = GraphState()
     /// The details of the selection, when open (Enter), with their scroll position.
     public var details: ScrollState?
-    /// The warnings pane's scroll position.
+    /// The selected warning in the warnings pane (an index into the model's warnings).
     public var warnings = ScrollState()
-    /// A modal layer over the panes: help, the work picker, a confirmation.
+    /// A modal layer over the panes: help, the legend, the work picker, a confirmation.
     public var overlay: Overlay?
     /// A line being typed at the bottom (`:` or `/`).
     public var input: LineInput?
+    /// Lines entered before, for ↑ and ↓ on the `:` and `/` lines.
+    public var history = LineHistory()
     /// Display paused (`p`): the queues keep running, the screen holds still.
     public var paused = false
-    /// The last message for the status line (results and errors).
+    /// The last message for the status line (results and errors); it expires.
     public var status: StatusLine?
+    /// One sentence per state change, when narration is on (`t`).
+    public var narration = NarrationState()
 
     /// The starting view.
     public init() {}
 
-    /// The panes Tab cycles through.
+    /// The whole-screen views; digits switch between them.
+    public enum Screen: Int, Sendable, CaseIterable {
+        /// Queues, table, graph, lanes and warnings.
+        case overview = 1
+        /// Waiting operations grouped under what they wait for.
+        case stuck
+        /// Each queue's start order: running, next in line, held, waiting on dependencies.
+        case startOrder
+        /// The narration log, newest last.
+        case narration
+
+        /// The view's name in its frame and in help.
+        public var title: String {
+            switch self {
+            case .overview: "overview"
+            case .stuck: "stuck by root cause"
+            case .startOrder: "start order"
+            case .narration: "narration"
+            }
+        }
+    }
+
+    /// The panes Tab cycles through, top to bottom.
     public enum Pane: Int, Sendable, CaseIterable {
+        /// The queue lines under the title (↑↓ choose the queue that `s`, `C`, `(` `)` act on).
+        case queues
         /// The operations table.
         case table
         /// The dependency graph (or the details, when open).
@@ -52,6 +82,13 @@ public struct ViewState: Sendable, Equatable {
         public var filter = ""
         /// Tagged operations (Space); `c` cancels them all.
         public var tagged: Set<OperationID> = []
+        /// Unfinished operations above finished ones, whatever the sort column.
+        public var liveFirst = true
+        /// Finished operations left out (`H`).
+        public var hideFinished = false
+        /// The selection a filter change moved away from: it comes back as soon as a later
+        /// filter shows it again, so that narrowing and widening a filter does not lose it.
+        public var displacedSelection: OperationID?
 
         /// The default table.
         public init() {}
@@ -97,9 +134,9 @@ public struct ViewState: Sendable, Equatable {
         case all
     }
 
-    /// A scroll position (rows from the top).
+    /// A scroll position (rows from the top), or a selected entry of a list.
     public struct ScrollState: Sendable, Equatable {
-        /// Rows scrolled.
+        /// Rows scrolled, or the selected entry.
         public var offset = 0
 
         /// At the top.
@@ -108,8 +145,10 @@ public struct ViewState: Sendable, Equatable {
 
     /// A modal layer: it takes every key until closed.
     public enum Overlay: Sendable, Equatable {
-        /// Every key (`?`), scrolled by `offset` rows.
+        /// Every key, the commands, the filter syntax and the legend (`?`), scrolled by `offset` rows.
         case help(offset: Int)
+        /// What the glyphs and colours mean (`L`).
+        case legend
         /// The work template picker (`a`) with the highlighted row.
         case picker(row: Int)
         /// A question that only `y` answers yes.
@@ -130,32 +169,26 @@ public struct ViewState: Sendable, Equatable {
         }
     }
 
-    /// A line being typed.
-    public enum LineInput: Sendable, Equatable {
-        /// `:` command line.
-        case command(String)
-        /// `/` filter (applied as it is typed).
-        case filter(String)
-
-        /// The text typed so far.
-        public var text: String {
-            switch self {
-            case .command(let text), .filter(let text): text
-            }
-        }
-    }
-
     /// A message in the status line.
     public struct StatusLine: Sendable, Equatable {
         /// The text.
         public var text: String
         /// Shown as an error.
         public var isError: Bool
+        /// When it was set (the model's clock): it disappears a few seconds later.
+        public var time: UInt64
 
-        /// A message.
-        public init(_ text: String, isError: Bool = false) {
+        /// A message set at `time`.
+        public init(_ text: String, isError: Bool = false, time: UInt64 = 0) {
             self.text = text
             self.isError = isError
+            self.time = time
         }
+
+        /// How long a message stays (errors stay longer: they explain what went wrong).
+        public var lifetime: UInt64 { isError ? 10_000_000_000 : 5_000_000_000 }
+
+        /// True while the message is still to be shown at `now`.
+        public func isShown(at now: UInt64) -> Bool { now < time || now - time < lifetime }
     }
 }

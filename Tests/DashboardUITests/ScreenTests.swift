@@ -54,7 +54,7 @@ struct ScreenTests {
         expectSnapshot(screen(model, board, height: 24).0.lines().suffix(22).prefix(6).joined(separator: "\n"), named: "picker")
         _ = board.handle(.escape, model: model)
         _ = board.handle(.character("c"), model: model)
-        #expect(screen(model, board).0.lines()[38] == "Cancel #4 parse-a? (y/n)")
+        #expect(screen(model, board).0.lines()[38] == "Cancel #4 parse-a? (y/n)  only y cancels; Enter or any other key keeps it")
         _ = board.handle(.character("n"), model: model)
         for key in ":add nothing".map({ Key.character($0) }) + [.enter] { _ = board.handle(key, model: model) }
         #expect(screen(model, board).0.lines()[38] == "unknown template 'nothing'; known: download")
@@ -79,8 +79,7 @@ struct ScreenTests {
     func steadyFrame() {
         var script = pipelineScript()
         let before = script.model()
-        script.finish(1, after: 0)
-        script.emit(.ready(operation: 4, isReady: true), after: 0)
+        script.start(3, after: 0)
         let after = script.model()
         let board = dashboard(before)
         var backend = TestBackend(width: 200, height: 60)

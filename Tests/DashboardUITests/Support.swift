@@ -40,3 +40,39 @@ extension Array where Element == Effect {
     /// True when the effects end the session.
     var quits: Bool { contains(.quit) }
 }
+
+/// A dashboard on `model` with the pipeline's template, `id` selected, as the session starts it.
+func board(_ model: DashboardModel, select id: OperationID? = 4) -> Interaction {
+    var dashboard = Interaction(templates: [WorkTemplateInfo(name: "download", summary: "fetch a file (async)", queue: QueueID(1))])
+    dashboard.state.selection = id
+    dashboard.keepSelectionValid(model)
+    return dashboard
+}
+
+/// Sends keys as the session does, drawing a frame after each (so that the screen map and the
+/// row cache are the ones a person's next key meets).
+@discardableResult
+func press(_ keys: [Key], _ dashboard: inout Interaction, _ model: DashboardModel, width: Int = 120, height: Int = 40) -> [Effect] {
+    var effects: [Effect] = []
+    for key in keys {
+        effects = dashboard.handle(key, model: model)
+        dashboard.keepSelectionValid(model)
+        dashboard.map = screen(model, dashboard, width: width, height: height).1
+    }
+    return effects
+}
+
+/// The characters of `text` as keys.
+func keys(_ text: String) -> [Key] { text.map { Key.character($0) } }
+
+/// The model after each event of `script`, with the dashboard narrating each event as the
+/// session does (narration on): the narration log of that script.
+func narrated(_ script: EventScript, into dashboard: inout Interaction) -> DashboardModel {
+    var model = DashboardModel()
+    dashboard.state.narration.isOn = true
+    for event in script.events {
+        model.apply(EventBatch(events: [event], droppedTotal: 0))
+        dashboard.narrate([event], model: model)
+    }
+    return model
+}

@@ -1,0 +1,49 @@
+import DashboardModel
+import OperationEvents
+
+extension Interaction {
+    /// True when arriving events should be narrated (the session skips the work otherwise).
+    public var wantsNarration: Bool { state.narration.isOn }
+
+    /// The most sentences one batch adds: more than a person can read; the rest are counted.
+    public static let narrationPerBatch = 40
+
+    /// Narrates a batch of events the session just applied; `model` is the state after them.
+    /// Does nothing while narration is off. A flood is narrated by its last events, with one
+    /// line counting the others.
+    public mutating func narrate(_ events: [MonitorEvent], model: DashboardModel) {
+        guard state.narration.isOn, !events.isEmpty else { return }
+        clock = max(clock, model.now)
+        var entries: [NarrationEntry] = []
+        var skipped = 0
+        // From the newest back: the sentences kept are the latest ones.
+        for event in events.reversed() {
+            if entries.count >= Self.narrationPerBatch {
+                if case .queueDepth = event.change {} else { skipped += 1 }
+                continue
+            }
+            if let entry = Narrator.narrate(event, model: model) { entries.append(entry) }
+        }
+        entries.reverse()
+        if skipped > 0, let first = entries.first {
+            entries.insert(NarrationEntry(time: first.time, text: "… \(skipped) earlier changes in this moment, too many to narrate"), at: 0)
+        }
+        state.narration.append(entries)
+    }
+
+    /// Narrates one event shown by stepping (`.`), whether narration is on or not: the
+    /// narration line shows it while the display stays paused.
+    public mutating func narrate(step event: MonitorEvent, model: DashboardModel) {
+        clock = max(clock, model.now)
+        let entry = Narrator.narrate(event, model: model)
+            ?? NarrationEntry(time: event.time, text: "a change nobody needs told (a sampled queue depth)")
+        state.narration.append([entry])
+        state.narration.stepped = true
+    }
+
+    /// The sentence the narration line shows, if it shows one.
+    var narrationLine: NarrationEntry? {
+        guard state.narration.isOn || (state.paused && state.narration.stepped) else { return nil }
+        return state.narration.latest
+    }
+}

@@ -1,0 +1,155 @@
+import DashboardModel
+import OperationEvents
+
+/// Waiting operations grouped under what they wait for (view 2): everything behind one hanging
+/// operation together, everything a suspended queue holds together, each cycle, each queue at
+/// its limit. Built from the model's diagnoses; the worst causes come first.
+public struct RootCauseGroups: Sendable {
+    /// What a group of operations waits for.
+    public enum Cause: Hashable, Sendable {
+        /// One operation at the root of every chain (executing, never enqueued, not ready).
+        case operation(OperationID)
+        /// A suspended queue.
+        case suspended(QueueID)
+        /// A queue running its maximum number of operations.
+        case limit(QueueID)
+        /// A queue with a free slot: they start in start order.
+        case turn(QueueID)
+        /// A dependency cycle (its index in `model.cycles`).
+        case cycle(Int)
+        /// Dependencies the dashboard never saw.
+        case unseen
+    }
+
+    /// One root cause and the operations it holds.
+    public struct Group: Sendable, Equatable {
+        /// The cause.
+        public var cause: Cause
+        /// The cause in words.
+        public var title: String
+        /// Lower is worse: cycles and never-enqueued work first, turns last.
+        public var severity: Int
+        /// The waiting operations, in id order.
+        public var members: [OperationID]
+    }
+
+    /// The groups, worst first.
+    public private(set) var groups: [Group] = []
+    /// Each waiting operation's chain to the root (itself first).
+    public private(set) var chains: [OperationID: [OperationID]] = [:]
+
+    /// Groups the model's diagnoses.
+    public static func build(_ model: DashboardModel) -> RootCauseGroups {
+        var result = RootCauseGroups()
+        let diagnoses = model.diagnoses()
+        var byOperation: [OperationID: Diagnosis] = [:]
+        for diagnosis in diagnoses { byOperation[diagnosis.operation] = diagnosis }
+        let warned = Set(model.warnings().compactMap { $0.kind == .droppedEvents ? nil : $0.operation })
+        var members: [Cause: [OperationID]] = [:]
+        var order: [Cause] = []
+        for diagnosis in diagnoses {
+            let cause = Self.cause(of: diagnosis, byOperation, model)
+            if members[cause] == nil { order.append(cause) }
+            members[cause, default: []].append(diagnosis.operation)
+            result.chains[diagnosis.operation] = diagnosis.chain
+        }
+        result.groups = order.map { cause in
+            let (title, severity) = Self.describe(cause, byOperation, warned, model)
+            return Group(cause: cause, title: title, severity: severity, members: members[cause] ?? [])
+        }
+        result.groups.sort { ($0.severity, -$0.members.count, $0.title) < ($1.severity, -$1.members.count, $1.title) }
+        return result
+    }
+
+    /// Where a diagnosis leads: the root operation's own situation, or the queue's.
+    private static func cause(of diagnosis: Diagnosis, _ byOperation: [OperationID: Diagnosis], _ model: DashboardModel) -> Cause {
+        var terminal = diagnosis
+        if diagnosis.kind == .waitingOnDependencies {
+            guard let root = diagnosis.rootCause, root != diagnosis.operation else { return .unseen }
+            guard let rootDiagnosis = byOperation[root], rootDiagnosis.kind != .waitingOnDependencies else { return .operation(root) }
+            terminal = rootDiagnosis
+        }
+        let queue = terminal.queue ?? model.operations[terminal.operation]?.queue
+        switch terminal.kind {
+        case .queueSuspended: return queue.map(Cause.suspended) ?? .operation(terminal.operation)
+        case .concurrencyLimit: return queue.map(Cause.limit) ?? .operation(terminal.operation)
+        case .waitingForTurn: return queue.map(Cause.turn) ?? .operation(terminal.operation)
+        case .cancelledWaitingForSlot:
+            guard let queue, let record = model.queues[queue] else { return .operation(terminal.operation) }
+            if record.isSuspended { return .suspended(queue) }
+            return record.hasFreeSlot ? .turn(queue) : .limit(queue)
+        case .cycle:
+            if let index = model.cycles.firstIndex(where: { $0.contains(terminal.operation) }) { return .cycle(index) }
+            return .operation(terminal.operation)
+        case .notInAnyQueue, .notReadyWithoutDependencies, .waitingOnDependencies: return .operation(terminal.operation)
+        }
+    }
+
+    private static func describe(_ cause: Cause, _ byOperation: [OperationID: Diagnosis], _ warned: Set<OperationID>,
+                                 _ model: DashboardModel) -> (String, Int) {
+        func queueName(_ id: QueueID) -> String { "\(id) '\(model.queues[id]?.name ?? "?")'" }
+        switch cause {
+        case .cycle(let index):
+            let cycle = model.cycles.indices.contains(index) ? model.cycles[index] : []
+            return ("a dependency cycle, none of them can ever start: " + model.cycleDescription(cycle), 0)
+        case .operation(let id):
+            guard let record = model.operations[id] else { return ("\(id) (no longer retained)", 8) }
+            if record.state == .executing {
+                var text = "\(record.label) executing \(DurationText.format(record.runTime(now: model.now) ?? 0))"
+                if record.isAsynchronous { text += ", asynchronous" }
+                if record.isCancelled { text += ", cancelled but still running" }
+                return warned.contains(id) ? (text + ": does it ever finish?", 2) : (text, 5)
+            }
+            guard let diagnosis = byOperation[id] else { return (record.label, 8) }
+            switch diagnosis.kind {
+            case .notInAnyQueue: return (diagnosis.message, 1)
+            case .notReadyWithoutDependencies: return (diagnosis.message, 3)
+            default: return (diagnosis.message, 6)
+            }
+        case .suspended(let queue):
+            return ("queue \(queueName(queue)) is suspended: it starts nothing until resumed", 3)
+        case .limit(let queue):
+            let record = model.queues[queue]
+            return ("queue \(queueName(queue)) runs \(record?.executing ?? 0) of \(record?.limitText ?? "?"), its limit: they wait for a slot", 6)
+        case .turn(let queue):
+            return ("queue \(queueName(queue)) has a free slot: they start in start order", 7)
+        case .unseen:
+            return ("dependencies this dashboard never saw (added before it attached, or no longer retained)", 8)
+        }
+    }
+}
+
+/// The operations `n` and `N` visit and `why:stuck` finds: those that cannot go on without
+/// someone's help (a cycle, a suspended queue, never enqueued, not ready without a reason, an
+/// asynchronous operation that does not finish), and those waiting on one of them.
+enum StuckOperations {
+    static func find(_ model: DashboardModel) -> Set<OperationID> {
+        let troubled = Set(model.warnings().compactMap { warning -> OperationID? in
+            switch warning.kind {
+            case .longRunningAsynchronous, .unsignalledFinish, .cancelledStillExecuting, .notReadyWithoutDependencies: warning.operation
+            case .cycle, .droppedEvents: nil
+            }
+        })
+        let diagnoses = model.diagnoses()
+        var kinds: [OperationID: Diagnosis.Kind] = [:]
+        for diagnosis in diagnoses { kinds[diagnosis.operation] = diagnosis.kind }
+        let hopeless: Set<Diagnosis.Kind> = [.cycle, .queueSuspended, .notInAnyQueue, .notReadyWithoutDependencies]
+        var result = troubled
+        for diagnosis in diagnoses {
+            let suspendedQueue = diagnosis.queue.flatMap { model.queues[$0]?.isSuspended } ?? false
+            switch diagnosis.kind {
+            case _ where hopeless.contains(diagnosis.kind): result.insert(diagnosis.operation)
+            case .cancelledWaitingForSlot where suspendedQueue: result.insert(diagnosis.operation)
+            case .concurrencyLimit where diagnosis.blockers.contains(where: troubled.contains):
+                result.insert(diagnosis.operation)
+            case .waitingOnDependencies:
+                guard let root = diagnosis.rootCause, root != diagnosis.operation else { continue }
+                if troubled.contains(root) || kinds[root].map(hopeless.contains) == true || suspendedQueue {
+                    result.insert(diagnosis.operation)
+                }
+            default: break
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,209 @@
+import DashboardModel
+import DashboardUI
+import OpScopeTestSupport
+import OperationEvents
+import TerminalKit
+import Testing
+
+/// Issue 13, defects 6, 7, 9, 10 and the screen items of 11: what a new user saw wrong.
+@Suite("UI: lanes, small screens, warnings, ASCII and the smaller screen fixes")
+struct ScreenFixTests {
+    let model = pipelineScript().model()
+
+    private func text(_ model: DashboardModel, _ dashboard: Interaction, _ width: Int = 120, _ height: Int = 40,
+                      theme: Theme = Theme()) -> String {
+        screen(model, dashboard, width: width, height: height, theme: theme).0.text
+    }
+
+    @Test("QoS lanes: a suspended queue's ready operations are held, not next; what does not fit says '+N more'")
+    func lanes() {
+        let lines = text(model, board(model)).split(separator: "\n")
+        guard let background = lines.first(where: { $0.contains("│BG ") }) else {
+            Issue.record("no BG lane")
+            return
+        }
+        #expect(background.contains("next - │ held ◐7"), "\(background)")
+        var script = EventScript()
+        script.queue(1, "busy", max: 1)
+        for id in 1...40 { script.add(id, queue: 1, "job-\(id)", qos: .userInitiated) }
+        script.start(1)
+        let crowded = script.model()
+        let lane = text(crowded, board(crowded, select: 1)).split(separator: "\n").first { $0.contains("│INIT") } ?? ""
+        #expect(lane.contains("more"), "\(lane)")
+        #expect(lane.firstMatch(of: /\+\d+(?!\d| more)/) == nil, "an unnamed +N: \(lane)")
+    }
+
+    @Test("80x24: the selected queue is always one of the queue lines, wherever it is in the list")
+    func selectedQueueVisible() {
+        var script = EventScript()
+        for queue in 1...7 { script.queue(queue, "queue-\(queue)", max: 1) }
+        for queue in 1...7 { script.add(queue, queue: queue, "op-\(queue)") }
+        let model = script.model()
+        for selected in 1...7 {
+            let dashboard = board(model, select: OperationID(selected))
+            let header = text(model, dashboard, 80, 24).split(separator: "\n").dropFirst().prefix(4)
+            #expect(header.contains { $0.hasPrefix("▸q\(selected) queue-\(selected)") }, "q\(selected) hidden:\n\(header.joined(separator: "\n"))")
+            #expect(header.last?.contains("more queue") == true)
+        }
+    }
+
+    @Test("80x24: the details show why before anything else; help scrolls to its end; the caption ends on a whole word")
+    func smallScreen() {
+        var dashboard = board(model, select: 6)
+        press([.enter], &dashboard, model, width: 80, height: 24)
+        let details = text(model, dashboard, 80, 24)
+        #expect(details.contains("Why is it not running?") && details.contains("#6 update-ui waits on #4 parse-a waits on #1"))
+        press([.escape, .character("?")], &dashboard, model, width: 80, height: 24)
+        #expect(!text(model, dashboard, 80, 24).contains("click selects"))
+        press([.end], &dashboard, model, width: 80, height: 24)
+        let end = text(model, dashboard, 80, 24)
+        #expect(dashboard.state.overlay != nil, "End scrolls the help, it does not close it")
+        #expect(end.contains("the critical path"), "the legend's last line is reachable:\n\(end)")
+        press([.home], &dashboard, model, width: 80, height: 24)
+        #expect(text(model, dashboard, 80, 24).contains("This program"))
+        // The caption: cut after a whole word, never inside one.
+        let caption = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma"
+        let title = FrameComposer(caption: caption).compose(model, dashboard, width: 80, height: 24).0.lines()[0]
+        let shown = title.dropFirst(" OpScope  ".count).split(separator: "…").first.map(String.init) ?? ""
+        #expect(title.contains("…") && !shown.isEmpty)
+        #expect(shown.split(separator: " ").allSatisfy { caption.split(separator: " ").contains($0) }, "\(title)")
+    }
+
+    @Test("warnings: wrapped by words, a badge in the title, chosen with ↑ ↓ and Enter goes to the operation")
+    func warnings() {
+        var dashboard = board(model, select: 1)
+        let screenText = text(model, dashboard)
+        #expect(screenText.split(separator: "\n")[0].contains("! 1 warning"))
+        let message = model.warnings()[0].message
+        let pane = screenText.split(separator: "\n").compactMap { line -> String? in
+            guard let start = line.range(of: "│! ") ?? line.range(of: "│  ") else { return nil }
+            let rest = line[start.upperBound...]
+            guard let end = rest.firstIndex(of: "│") else { return nil }
+            return String(rest[..<end]).trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        #expect(pane.joined(separator: " ").contains(message), "the message, whole: \(pane)")
+        press([.backTab, .backTab], &dashboard, model)
+        #expect(dashboard.state.focus == .warnings)
+        press([.enter], &dashboard, model)
+        #expect(dashboard.state.selection == 8 && dashboard.state.details != nil, "Enter goes to the warning's operation")
+    }
+
+    @Test("--ascii: µs reads us, ∞ reads inf, and ~ is left to sampled changes")
+    func ascii() {
+        var script = EventScript()
+        script.queue(1, "open", max: -1)
+        script.add(1, queue: 1, "quick")
+        script.start(1, after: 5_000)
+        script.finish(1, after: 7_000)
+        script.add(2, queue: 1, "watched", observation: .sampled)
+        script.emit(.started(operation: 2), source: .sampled, after: 4_000)
+        let model = script.model()
+        var dashboard = board(model, select: 1)
+        press([.enter], &dashboard, model)
+        let plain = text(model, dashboard, theme: Theme(unicode: false, color: false))
+        #expect(plain.contains("run 1/inf") && !plain.contains("/~") && !plain.contains("?s"), "\(plain)")
+        #expect(plain.contains("7 us"), "\(plain)")
+        #expect(plain.unicodeScalars.allSatisfy { $0.isASCII })
+        #expect(!plain.replacing("(~ sampled", with: "").contains("~"), "no sampled change on screen, so no ~ but in the legend")
+        dashboard.state.selection = 2
+        press([.enter], &dashboard, model)
+        let sampled = text(model, dashboard, theme: Theme(unicode: false, color: false))
+        #expect(sampled.contains("~isExecuting"), "\(sampled)")
+    }
+
+    @Test("columns: a wider table never shows fewer columns or a narrower name; 100 and 110 columns agree")
+    func columns() {
+        func header(_ width: Int) -> [Substring] {
+            let lines = text(model, board(model), width, 40).split(separator: "\n")
+            guard let line = lines.first(where: { $0.contains("ID+") }) else { return [] }
+            return line.split(separator: "│")[0].split(separator: " ")
+        }
+        func nameWidth(_ width: Int) -> Int {
+            let lines = text(model, board(model), width, 40).split(separator: "\n")
+            guard let line = lines.first(where: { $0.contains("ID+") }), let name = line.range(of: "NAME"),
+                  let after = line[name.upperBound...].firstIndex(where: { $0 != " " }) else { return 0 }
+            return line.distance(from: name.lowerBound, to: after)
+        }
+        #expect(Set(header(100)).isSubset(of: Set(header(110))), "\(header(100)) vs \(header(110))")
+        #expect(nameWidth(100) == nameWidth(110))
+        for range in [80...99, 100...200] {
+            for width in range.dropLast() {
+                #expect(Set(header(width)).isSubset(of: Set(header(width + 1))), "\(width)")
+                #expect(nameWidth(width) <= nameWidth(width + 1), "\(width)")
+            }
+        }
+    }
+
+    @Test("sorting by a column the table has no room for says so")
+    func hiddenSortColumn() {
+        var dashboard = board(model)
+        dashboard.state.table.sort = .dependencies
+        #expect(text(model, dashboard, 80, 24).contains("sort DEPS▲ (column hidden: too narrow)"))
+        #expect(!text(model, dashboard, 200, 60).contains("column hidden"))
+    }
+
+    @Test("one time format everywhere: the table, the details and the header read the same")
+    func timeFormat() {
+        var dashboard = board(model, select: 1)
+        press([.enter], &dashboard, model)
+        let lines = text(model, dashboard).split(separator: "\n")
+        let run = DurationText.format(model.operations[1]!.runTime(now: model.now)!)
+        #expect(run == "48 ms")
+        #expect(lines.contains { $0.contains("download-a") && $0.contains(run) }, "table")
+        #expect(lines.contains { $0.contains("ran") && $0.contains(run) }, "details")
+        #expect(lines.contains { $0.contains("wait p50/90/99 6 ms/6 ms/6 ms") }, "header")
+    }
+
+    @Test("status messages expire a few seconds later on the model's clock")
+    func statusExpires() {
+        var dashboard = board(model)
+        press([.character("I")], &dashboard, model)
+        #expect(text(model, dashboard).contains("sorted by ID, descending"))
+        var later = model
+        later.advance(to: model.now + 4_000_000_000)
+        dashboard.keepSelectionValid(later)
+        #expect(text(later, dashboard).contains("sorted by ID, descending"), "still there after 4 s")
+        later.advance(to: model.now + 6_000_000_000)
+        dashboard.keepSelectionValid(later)
+        #expect(!text(later, dashboard).contains("sorted by ID"), "gone after 6 s")
+        #expect(dashboard.state.status == nil)
+    }
+
+    @Test("the graph says what it leaves out: operations not linked to the focus")
+    func graphNote() {
+        let screenText = text(model, board(model, select: 4))
+        #expect(screenText.contains("8 not linked to #4") && !screenText.contains("more not shown"))
+    }
+
+    @Test("live operations first by default; H hides the finished ones and the title says so")
+    func liveFirstAndHide() {
+        var script = EventScript()
+        script.queue(1, "q", max: 1)
+        script.add(1, queue: 1, "done-early")
+        script.run(1)
+        script.add(2, queue: 1, "waiting")
+        script.add(3, queue: 1, "also-done")
+        script.run(3)
+        let model = script.model()
+        var dashboard = board(model, select: 2)
+        #expect(OperationRows.ids(model, dashboard.state) == [2, 1, 3])
+        press([.character("H")], &dashboard, model)
+        #expect(OperationRows.ids(model, dashboard.state) == [2])
+        #expect(text(model, dashboard).contains("Operations (finished hidden)"))
+        press([.character("H")], &dashboard, model)
+        #expect(OperationRows.ids(model, dashboard.state) == [2, 1, 3])
+    }
+
+    @Test("L shows the legend; the help has it too")
+    func legend() {
+        var dashboard = board(model)
+        press([.character("L")], &dashboard, model)
+        let legend = text(model, dashboard)
+        #expect(dashboard.state.overlay == .legend)
+        #expect(legend.contains("Legend") && legend.contains("⟳  in a dependency cycle") && legend.contains("held"))
+        press([.character("x")], &dashboard, model)
+        #expect(dashboard.state.overlay == nil)
+        press([.character("?"), .end], &dashboard, model)
+        #expect(text(model, dashboard).contains("in a dependency cycle"))
+    }
+}
