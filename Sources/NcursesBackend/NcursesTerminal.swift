@@ -72,6 +72,7 @@ public final class NcursesTerminal: TerminalSurface {
         noecho()
         nonl()
         opscope_keypad(1)
+        defineHomeAndEnd()
         curs_set(0)
         set_escdelay(25)  // Esc alone is a key; do not wait a second for a sequence
         timeout(0)
@@ -89,6 +90,18 @@ public final class NcursesTerminal: TerminalSurface {
     }
 
     deinit { stop() }
+
+    /// Home and End arrive in several spellings, and terminfo knows only the one of the
+    /// terminal it describes: tmux and screen send `ESC [1~` / `ESC [4~` whatever TERM says,
+    /// rxvt `ESC [7~` / `ESC [8~`, xterm `ESC OH` / `ESC OF` or `ESC [H` / `ESC [F`. Unknown
+    /// ones would reach the dashboard as Esc and three characters.
+    private func defineHomeAndEnd() {
+        let spellings: [(String, Int32)] = [
+            ("\u{1B}[1~", KEY_HOME), ("\u{1B}[7~", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[H", KEY_HOME),
+            ("\u{1B}[4~", KEY_END), ("\u{1B}[8~", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[F", KEY_END),
+        ]
+        for (sequence, code) in spellings { _ = define_key(sequence, code) }
+    }
 
     /// Restores the terminal (idempotent): leaves the alternate screen, shows the cursor, and
     /// puts the line discipline back as it was.
