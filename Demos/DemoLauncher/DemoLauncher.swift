@@ -19,8 +19,27 @@ public struct DisplayOptions: ParsableArguments {
     @Option(help: "At most this many frames per second (1-120).")
     public var fps = 30
 
-    @Option(help: "Demo speed: 0.5 is slow motion for teaching, 2 is twice as fast (0.05-20).")
+    @Option(help: "Demo speed: 0.5 is slow motion for teaching, 2 is twice as fast (0.05-20). Slower demos keep finished operations listed longer.")
     public var speed = 1.0
+
+    @Option(help: "Seed of the demo's random choices (durations, priorities): the same seed, the same demo.")
+    public var seed: UInt64 = 1
+
+    /// The options as `opscope --help` lists them (ArgumentParser shows a default subcommand's
+    /// options only in that subcommand's help).
+    public static let summary = "--ascii, --no-color, --no-mouse, --fps N (1-120), --speed X (0.05-20), --seed N"
+
+    /// The dashboard's model for a demo played at `speed`: in slow motion, finished operations
+    /// stay listed, and the "too long" warnings wait, as long in demo time as at full speed.
+    public static func modelConfiguration(speed: Double) -> ModelConfiguration {
+        var configuration = ModelConfiguration()
+        guard speed.isFinite, speed > 0, speed < 1 else { return configuration }
+        func scaled(_ nanoseconds: UInt64) -> UInt64 { UInt64(min(Double(nanoseconds) / speed, 1e18)) }
+        configuration.finishedRetention = scaled(configuration.finishedRetention)
+        configuration.longAsynchronousExecution = scaled(configuration.longAsynchronousExecution)
+        configuration.cancelledStillExecuting = scaled(configuration.cancelledStillExecuting)
+        return configuration
+    }
 
     public func validate() throws {
         guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
@@ -34,7 +53,7 @@ public enum DemoLauncher {
     /// Opens the dashboard on `demo` until q; a terminating signal ends it with 128 + the signal.
     public static func run(_ demo: Demo, _ display: DisplayOptions) throws {
         let monitor = OperationMonitor()
-        let handle = demo.start(monitor, Pace(speed: display.speed))
+        let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
         defer { handle.stop() }
         var options = SessionOptions()
         options.unicode = !display.ascii
@@ -42,6 +61,7 @@ public enum DemoLauncher {
         options.mouse = !display.noMouse
         options.framesPerSecond = display.fps
         options.caption = "\(demo.name): \(demo.caption)"
+        options.model = DisplayOptions.modelConfiguration(speed: display.speed)
         let ending: SessionEnding
         do {
             ending = try OpScopeDashboard.run(monitor, options: options)

@@ -24,10 +24,23 @@ public struct Demo: Sendable {
     public static func named(_ name: String) -> Demo? { all.first { $0.name == name } }
 }
 
-/// Time in a demo: `--speed 0.5` makes everything take twice as long (slow motion for teaching).
+/// Time and chance in a demo: `--speed 0.5` makes everything take twice as long (slow motion for
+/// teaching), and `--seed N` fixes every random choice (durations, priorities), so that a demo
+/// shown twice does the same things in the same order.
 public struct Pace: Sendable {
+    /// How fast demo time runs (1: real time).
     public let speed: Double
-    public init(speed: Double = 1) { self.speed = speed > 0 ? speed : 1 }
+    /// The seed of every random choice the demo makes.
+    public let seed: UInt64
+    /// The demo's random choices, from `seed`.
+    public let random: DemoRandom
+
+    /// A pace; the default seed is fixed, so demos repeat unless told otherwise.
+    public init(speed: Double = 1, seed: UInt64 = 1) {
+        self.speed = speed > 0 ? speed : 1
+        self.seed = seed
+        random = DemoRandom(seed: seed)
+    }
 
     /// `seconds` of demo time in real seconds.
     public func seconds(_ seconds: Double) -> Double { seconds / speed }
@@ -75,4 +88,35 @@ public final class DemoHandle: @unchecked Sendable {
     }
 
     deinit { stop() }
+}
+
+/// Random choices for demos from a seed (SplitMix64), shared by the demo's feeder threads.
+public final class DemoRandom: @unchecked Sendable {
+    // Safety: `state` is only touched under `lock`.
+    private let lock = NSLock()
+    private var state: UInt64
+
+    /// A generator starting at `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    private func next() -> UInt64 {
+        lock.lock()
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        lock.unlock()
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `range`.
+    public func double(in range: ClosedRange<Double>) -> Double {
+        range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+    }
+
+    /// True or false, evenly.
+    public func bool() -> Bool { next() & 1 == 1 }
+
+    /// One of `elements` (not empty).
+    public func element<T>(of elements: [T]) -> T { elements[Int(next() % UInt64(elements.count))] }
 }

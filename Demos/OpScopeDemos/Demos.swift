@@ -36,8 +36,8 @@ enum Demos {
         guard net.operationCount < 30 else { return }
         for _ in 0..<count {
             let index = number()
-            let download = NetworkOperation("download-\(index)", seconds: pace.seconds(Double.random(in: 0.6...2.0)))
-            let parseStep = BusyOperation("parse-\(index)", seconds: pace.seconds(Double.random(in: 0.2...0.6)))
+            let download = NetworkOperation("download-\(index)", seconds: pace.seconds(pace.random.double(in: 0.6...2.0)))
+            let parseStep = BusyOperation("parse-\(index)", seconds: pace.seconds(pace.random.double(in: 0.2...0.6)))
             let update = BusyOperation("update-\(index)", seconds: pace.seconds(0.15))
             parseStep.addDependency(download)
             update.addDependency(parseStep)
@@ -49,14 +49,14 @@ enum Demos {
 
     static func registerPipelineTemplates(_ monitor: OperationMonitor, net: OperationQueue, parse: OperationQueue,
                                           ui: OperationQueue, pace: Pace) {
-        try? monitor.catalog.register("download", summary: "an asynchronous download (1 s) on net", queue: net) { index in
-            NetworkOperation("download-x\(index)", seconds: pace.seconds(1))
+        try? monitor.catalog.register("download", summary: "an asynchronous download (1 s) on net", queue: net) { _ in
+            NetworkOperation("download-x\(number())", seconds: pace.seconds(1))
         }
-        try? monitor.catalog.register("parse", summary: "parsing, 0.5 s of work on parse", queue: parse) { index in
-            BusyOperation("parse-x\(index)", seconds: pace.seconds(0.5))
+        try? monitor.catalog.register("parse", summary: "parsing, 0.5 s of work on parse", queue: parse) { _ in
+            BusyOperation("parse-x\(number())", seconds: pace.seconds(0.5))
         }
-        try? monitor.catalog.register("update", summary: "a short update on the serial ui queue", queue: ui) { index in
-            BusyOperation("update-x\(index)", seconds: pace.seconds(0.15))
+        try? monitor.catalog.register("update", summary: "a short update on the serial ui queue", queue: ui) { _ in
+            BusyOperation("update-x\(number())", seconds: pace.seconds(0.15))
         }
     }
 
@@ -70,12 +70,12 @@ enum Demos {
         let handle = DemoHandle()
         let queue = ObservedOperationQueue(monitor: monitor, name: "uploads", maxConcurrentOperationCount: 1)
         handle.keep(queue)
-        try? monitor.catalog.register("upload", summary: "an asynchronous upload of 1 s", queue: queue) { index in
-            NetworkOperation("upload-x\(index)", seconds: pace.seconds(1))
+        try? monitor.catalog.register("upload", summary: "an asynchronous upload of 1 s", queue: queue) { _ in
+            NetworkOperation("upload-x\(number())", seconds: pace.seconds(1))
         }
         let feed: @Sendable () -> Void = {
             guard queue.operationCount < 6 else { return }
-            queue.addOperation(NetworkOperation("upload-\(number())", seconds: pace.seconds(Double.random(in: 0.8...1.6))))
+            queue.addOperation(NetworkOperation("upload-\(number())", seconds: pace.seconds(pace.random.double(in: 0.8...1.6))))
         }
         for _ in 0..<4 { feed() }
         handle.every(pace.seconds(1.1), feed)
@@ -105,11 +105,11 @@ enum Demos {
             useRight.addDependency(fetchRight)
             right.addOperations([fetchRight, useRight], waitUntilFinished: false)
         }
-        try? monitor.catalog.register("fetch-right", summary: "a true asynchronous fetch (2 s)", queue: right) { index in
-            NetworkOperation("fetch-right-x\(index)", seconds: pace.seconds(2))
+        try? monitor.catalog.register("fetch-right", summary: "a true asynchronous fetch (2 s)", queue: right) { _ in
+            NetworkOperation("fetch-right-x\(number())", seconds: pace.seconds(2))
         }
-        try? monitor.catalog.register("fetch-wrong", summary: "a fetch whose main() returns at once", queue: wrong) { index in
-            FireAndForgetOperation("fetch-wrong-x\(index)", seconds: pace.seconds(2))
+        try? monitor.catalog.register("fetch-wrong", summary: "a fetch whose main() returns at once", queue: wrong) { _ in
+            FireAndForgetOperation("fetch-wrong-x\(number())", seconds: pace.seconds(2))
         }
         feed()
         handle.every(pace.seconds(2.5), feed)
@@ -148,11 +148,11 @@ enum Demos {
         handle.keep(forgotten)
         work.addOperations([hanging, render, notify, first, second, launch], waitUntilFinished: false)
         paused.addOperations(thumbnails, waitUntilFinished: false)
-        try? monitor.catalog.register("hang", summary: "another async operation that never finishes", queue: work) { index in
-            NeverFinishingOperation("hang-\(index)")
+        try? monitor.catalog.register("hang", summary: "another async operation that never finishes", queue: work) { _ in
+            NeverFinishingOperation("hang-\(number())")
         }
-        try? monitor.catalog.register("thumbnail", summary: "0.2 s of work on the suspended queue", queue: paused) { index in
-            BusyOperation("thumbnail-x\(index)", seconds: pace.seconds(0.2))
+        try? monitor.catalog.register("thumbnail", summary: "0.2 s of work on the suspended queue", queue: paused) { _ in
+            BusyOperation("thumbnail-x\(number())", seconds: pace.seconds(0.2))
         }
         // Some healthy work around them, so the stuck ones stand out.
         handle.every(pace.seconds(1)) {
@@ -179,21 +179,21 @@ enum Demos {
             for _ in 0..<8 {
                 let index = number()
                 let job = BusyOperation("job-\(index)", seconds: pace.seconds(0.6))
-                if Bool.random() {
-                    job.queuePriority = priorities.randomElement()!
+                if pace.random.bool() {
+                    job.queuePriority = pace.random.element(of: priorities)
                 } else {
-                    job.qualityOfService = classes.randomElement()!
+                    job.qualityOfService = pace.random.element(of: classes)
                 }
                 queue.addOperation(job)
             }
         }
-        try? monitor.catalog.register("urgent", summary: "a veryHigh-priority job (jumps the line)", queue: queue) { index in
-            let job = BusyOperation("urgent-\(index)", seconds: pace.seconds(0.6))
+        try? monitor.catalog.register("urgent", summary: "a veryHigh-priority job (jumps the line)", queue: queue) { _ in
+            let job = BusyOperation("urgent-\(number())", seconds: pace.seconds(0.6))
             job.queuePriority = .veryHigh
             return job
         }
-        try? monitor.catalog.register("background", summary: "a background-QoS job (goes last)", queue: queue) { index in
-            let job = BusyOperation("background-\(index)", seconds: pace.seconds(0.6))
+        try? monitor.catalog.register("background", summary: "a background-QoS job (goes last)", queue: queue) { _ in
+            let job = BusyOperation("background-\(number())", seconds: pace.seconds(0.6))
             job.qualityOfService = .background
             return job
         }
@@ -228,11 +228,11 @@ enum Demos {
                 waiting.cancel()
             }
         }
-        try? monitor.catalog.register("stubborn", summary: "4 s of work that ignores isCancelled", queue: queue) { index in
-            StubbornOperation("stubborn-x\(index)", seconds: pace.seconds(4))
+        try? monitor.catalog.register("stubborn", summary: "4 s of work that ignores isCancelled", queue: queue) { _ in
+            StubbornOperation("stubborn-x\(number())", seconds: pace.seconds(4))
         }
-        try? monitor.catalog.register("polite", summary: "4 s of work that stops when cancelled", queue: queue) { index in
-            BusyOperation("polite-x\(index)", seconds: pace.seconds(4))
+        try? monitor.catalog.register("polite", summary: "4 s of work that stops when cancelled", queue: queue) { _ in
+            BusyOperation("polite-x\(number())", seconds: pace.seconds(4))
         }
         round()
         handle.every(pace.seconds(6), round)
@@ -267,11 +267,14 @@ enum Demos {
                 jobs.addOperation(job)
             }
         }
-        // The main queue, tracked (OpScope did not create it): small UI updates land there
-        // while the dashboard runs on the main thread, which must keep serving it.
+        // The main queue, tracked (OpScope did not create it), so only sampled: every 50 ms by
+        // default. UI updates land there while the dashboard runs on its own thread and the
+        // main thread keeps serving the main queue. They take a quarter of a second, long
+        // enough to be sampled: an instant block would come and go unseen, and the lesson
+        // would be a queue that never seems to run anything.
         _ = monitor.track(OperationQueue.main)
-        handle.every(pace.seconds(0.5)) {
-            let refresh = BlockOperation {}
+        handle.every(pace.seconds(1)) {
+            let refresh = BlockOperation { pace.sleep(0.25) }
             refresh.name = "refresh-badge"
             OperationQueue.main.addOperation(refresh)
         }

@@ -6,10 +6,19 @@ import DemoLauncher
 
 /// `opscope`: a live terminal dashboard for Foundation operation queues.
 struct OpScopeCommand: ParsableCommand {
+    /// `opscope --version`.
+    static let version = "opscope 0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "opscope",
         abstract: "A live terminal dashboard for Foundation Operations and OperationQueues.",
-        discussion: "Without a subcommand, opens the dashboard on the '\(Demo.standard.name)' demo. Press ? in the dashboard for every key.",
+        discussion: """
+            Without a subcommand, opens the dashboard on the '\(Demo.standard.name)' demo. Press ? in the dashboard for every key.
+
+            Demos: \(Demo.all.map(\.name).joined(separator: ", ")) (opscope demo --list says what each shows).
+            Dashboard options (opscope demo [NAME] OPTIONS, or opscope OPTIONS): \(DisplayOptions.summary).
+            """,
+        version: OpScopeCommand.version,
         subcommands: [DemoCommand.self, ReportCommand.self],
         defaultSubcommand: DemoCommand.self
     )
@@ -66,6 +75,9 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Demo speed (0.05-20).")
     var speed = 1.0
 
+    @Option(help: "Seed of the demo's random choices: the same seed, the same demo.")
+    var seed: UInt64 = 1
+
     func validate() throws {
         guard Demo.named(demo) != nil else {
             throw ValidationError("unknown demo '\(demo)'; known: \(Demo.all.map(\.name).joined(separator: ", "))")
@@ -76,8 +88,8 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let monitor = OperationMonitor()
-        let handle = Demo.named(demo)!.start(monitor, Pace(speed: speed))
-        let report = OpScopeDashboard.observe(monitor, for: after)
+        let handle = Demo.named(demo)!.start(monitor, Pace(speed: speed, seed: seed))
+        let report = OpScopeDashboard.observe(monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))
         handle.stop()
         if json {
             let encoder = JSONEncoder()
