@@ -16,12 +16,15 @@ struct QoSLanesView {
         /// One pass, reading fields in place; only operations of suspended queues (or of none)
         /// are kept, so it costs next to nothing when no queue is suspended.
         init(_ model: DashboardModel, limit: Int) {
-            var suspended: Set<QueueID> = []
-            for queue in model.queues.values where queue.isSuspended || queue.isReleased { suspended.insert(queue.id) }
+            // Queues that start their ready work: everything else holds it. Read once, by id.
+            var running: Set<QueueID> = []
+            for queue in model.queues.ids where model.queues.read(queue, { !$0.isSuspended && !$0.isReleased }) == true {
+                running.insert(queue)
+            }
             var found: [[(UInt64, OperationID)]] = Array(repeating: [], count: QoSClass.laneOrder.count)
             model.operations.forEach { record in
                 guard record.pointee.state == .ready else { return }
-                if let queue = record.pointee.queue, !suspended.contains(queue), model.queues[queue] != nil { return }
+                if let queue = record.pointee.queue, running.contains(queue) { return }
                 let lane = QoSClass.laneOrder.firstIndex(of: record.pointee.qualityOfService) ?? 2
                 counts[lane] += 1
                 found[lane].append((record.pointee.enqueueOrder, record.pointee.id))
@@ -33,7 +36,7 @@ struct QoSLanesView {
 
     func render(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
-        let lanes = model.qosLanes(limit: 24)
+        let lanes = model.qosLanes(limit: 16)
         let held = Held(model, limit: 12)
         let rowsPerLane = area.height >= 10 ? 2 : 1
         for (index, lane) in lanes.enumerated() {
