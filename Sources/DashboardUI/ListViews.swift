@@ -119,7 +119,7 @@ struct ListViews {
         let entries = narration.entries
         guard !entries.isEmpty else {
             let text = narration.isOn ? "nothing narrated yet: sentences come with the next changes"
-                : "narration is off: t turns it on (demos start with it on); while paused, . narrates one event at a time"
+                : "narration is off: t turns it on; while paused, . narrates one event at a time"
             for (row, line) in TextWrap.wrap(text, width: area.width).prefix(area.height).enumerated() {
                 buffer.write(line, x: area.x, y: area.y + row, style: theme.dim, clip: area)
             }

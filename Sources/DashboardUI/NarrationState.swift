@@ -22,7 +22,7 @@ public struct NarrationEntry: Sendable, Equatable {
 
 /// The narration: on or off (`t`), the log kept for the narration view, and where that view is.
 public struct NarrationState: Sendable, Equatable {
-    /// Sentences are made for arriving events (demos start with it on).
+    /// Sentences are made for arriving events (`t`; a session may start with it on).
     public var isOn = false
     /// The log, oldest first, at most `limit` entries.
     public private(set) var entries: [NarrationEntry] = []

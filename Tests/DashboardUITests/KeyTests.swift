@@ -242,8 +242,9 @@ struct KeyTests {
         var random = SeededRandom(seed: seed)
         var dashboard = board()
         let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .enter, .escape, .tab, .backTab, .backspace,
-                           .function(1), .function(9), .function(10), .control("l"), .resize]
-            + "jkcCsa:/<>Igfp?q +-()yn.R\u{1b}[A0123456789x".map { Key.character($0) }
+                           .left, .right, .delete, .function(1), .function(9), .function(10), .control("l"), .control("u"),
+                           .control("w"), .resize]
+            + "jkcCsa:/<>Igfp?q +-()yn.RtLHN!|\u{1b}[A0123456789x".map { Key.character($0) }
         for step in 0..<20_000 {
             let key: Key = Int.random(in: 0..<10, using: &random) == 0
                 ? .mouse(MouseEvent([.press, .wheelUp, .wheelDown][Int.random(in: 0..<3, using: &random)],

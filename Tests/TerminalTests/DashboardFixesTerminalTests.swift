@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Issue 13 in the real program: keys as terminals send them, the small screen, the options.
+@Suite("Terminal: the dashboard's fixes in the real program", .serialized, .timeLimit(.minutes(3)))
+struct DashboardFixesTerminalTests {
+    init() {
+        #expect(FileManager.default.isExecutableFile(atPath: Tmux.opscope), "opscope not built at \(Tmux.opscope)")
+    }
+
+    private func sendBytes(_ tmux: Tmux, _ bytes: [UInt8]) {
+        Tmux.run(["tmux", "send-keys", "-t", tmux.name, "-H"] + bytes.map { String(format: "%02x", $0) })
+    }
+
+    @Test("Home and End in every spelling: ESC [1~ [4~ (tmux, screen), ESC [7~ [8~ (rxvt), ESC OH OF (xterm)")
+    func homeAndEnd() {
+        let tmux = Tmux("\(Tmux.opscope) demo stuck")
+        tmux.wait(for: "the dashboard") { $0.contains("Graph around #1 ") }
+        let spellings: [(home: [UInt8], end: [UInt8])] = [
+            ([0x1B, 0x5B, 0x31, 0x7E], [0x1B, 0x5B, 0x34, 0x7E]),
+            ([0x1B, 0x5B, 0x37, 0x7E], [0x1B, 0x5B, 0x38, 0x7E]),
+            ([0x1B, 0x4F, 0x48], [0x1B, 0x4F, 0x46]),
+        ]
+        for (index, spelling) in spellings.enumerated() {
+            sendBytes(tmux, spelling.end)
+            tmux.wait(for: "End (spelling \(index + 1)) moves to the last row") { $0.contains("Graph around #") && !$0.contains("Graph around #1 ") }
+            sendBytes(tmux, spelling.home)
+            tmux.wait(for: "Home (spelling \(index + 1)) moves to the first row") { $0.contains("Graph around #1 ") }
+        }
+        tmux.send("q")
+        #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
+    @Test("80x24: the selected queue is on screen, and the details show why an operation waits")
+    func smallTerminal() {
+        let tmux = Tmux("\(Tmux.opscope) demo tour", width: 80, height: 24)
+        // #1 sync-account is selected at start; its queue q4 'jobs' is the fourth of six.
+        tmux.wait(for: "the selected queue q4") { $0.contains("▸q4 jobs") }
+        tmux.send("j")
+        tmux.wait(for: "#2 selected") { $0.contains("Graph around #2") }
+        tmux.send("Enter")
+        tmux.wait(for: "why #2 waits") { $0.contains("Why is it not running?") && $0.contains("#2 render-feed waits on #1 sync-account") }
+        tmux.send("?")
+        tmux.wait(for: "the help") { $0.contains("Help: ↑ ↓ PgUp PgDn scroll") }
+        tmux.send("End")
+        tmux.wait(for: "the end of the help") { $0.contains("the critical path") }
+        tmux.send("Escape")
+        tmux.wait(for: "the help closed") { !$0.contains("Help: ↑") && $0.contains("F10Quit") }
+        tmux.send("q")
+        #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
+    @Test("the tour's main-queue work shows up (it lasts long enough to be sampled)")
+    func mainQueueVisible() {
+        let tmux = Tmux("\(Tmux.opscope) demo tour")
+        tmux.wait(for: "the dashboard") { $0.contains("q6 NSOperationQueue") }
+        tmux.send("/")
+        tmux.send("refresh-badge")
+        tmux.send("Enter")
+        tmux.wait(seconds: 20, for: "a refresh-badge row") { screen in
+            screen.split(separator: "\n").contains { $0.contains("refresh-badge") && ($0.contains("executing") || $0.contains("finished")) }
+        }
+        tmux.send("q")
+        #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
+    @Test(":add twice: every new operation gets a name of its own")
+    func addedNamesDiffer() {
+        let tmux = Tmux("\(Tmux.opscope) demo stuck")
+        tmux.wait(for: "the dashboard") { $0.contains("q2 paused") }
+        for _ in 0..<2 {
+            tmux.send(":")
+            tmux.send("add hang x2")
+            tmux.send("Enter")
+            tmux.wait(for: "the receipt") { $0.contains("added") }
+        }
+        tmux.send("/")
+        tmux.send("hang-")
+        tmux.send("Enter")
+        // Table rows only (they say the state; the graph's boxes do not).
+        func rows(_ screen: String) -> [Substring] {
+            screen.split(separator: "\n").filter { $0.contains("hang-") && ($0.contains("executing") || $0.contains("ready")) }
+        }
+        let screen = tmux.wait(for: "four hang rows") { rows($0).count >= 4 }
+        let names = rows(screen).compactMap { line in line.split(separator: " ").first { $0.hasPrefix("hang-") } }
+        #expect(Set(names).count == names.count && names.count == 4, "\(names)")
+        tmux.send("q")
+        tmux.wait(for: "the exit") { $0.contains("EXIT=") }
+    }
+
+    @Test("--speed 0.5 keeps finished operations listed twice as long (the help says for how long)")
+    func slowDemosRemember() {
+        let tmux = Tmux("\(Tmux.opscope) demo pipeline --speed 0.5")
+        tmux.wait(for: "the dashboard") { $0.contains("q3 ui") }
+        tmux.send("?")
+        tmux.wait(for: "the retention in the help") { $0.contains("Finished operations stay listed for 60 s") }
+        tmux.send("Escape")
+        tmux.send("q")
+        tmux.wait(for: "the exit") { $0.contains("EXIT=") }
+    }
+
+    @Test("opscope --help names the demos and their options; --version answers")
+    func helpAndVersion() {
+        let help = Tmux.run(["sh", "-c", "\(Tmux.opscope) --help 2>&1; echo STATUS=$?"]).output
+        #expect(help.contains("Demos: tour, pipeline, serial-async, async-right-wrong, stuck, priorities,"), "\(help)")
+        for option in ["--ascii", "--no-color", "--no-mouse", "--fps N", "--speed X", "--seed N", "--version"] {
+            #expect(help.contains(option), "\(option) missing from --help")
+        }
+        #expect(help.contains("STATUS=0"))
+        let version = Tmux.run([Tmux.opscope, "--version"])
+        #expect(version.ok && version.output == "opscope 0.1.0\n", "\(version.output)")
+    }
+
+    @Test("the priorities demo is the same demo for the same --seed, and another for another seed")
+    func seededDemo() throws {
+        func plan(_ seed: Int) throws -> [String] {
+            let output = Tmux.run(["sh", "-c", "\(Tmux.opscope) report priorities --after 0.3 --json --seed \(seed)"]).output
+            let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+            let operations = object?["operations"] as? [[String: Any]] ?? []
+            return operations.map { "\($0["name"] ?? "?") \($0["priority"] ?? "?") \($0["qos"] ?? "?")" }.sorted()
+        }
+        let first = try plan(7)
+        #expect(first.count >= 8, "\(first)")
+        #expect(try plan(7) == first)
+        #expect(try plan(8) != first)
+    }
+}
