@@ -25,7 +25,7 @@ struct ListViews {
         map.listBody = inner
         map.panes[.table] = area
         switch state.screen {
-        case .stuck: draw(stuckRows(model), model, interaction, into: &buffer, area: inner, map: &map,
+        case .stuck: draw(stuckRows(model, width: inner.width), model, interaction, into: &buffer, area: inner, map: &map,
                           empty: "nothing waits: every unfinished operation is running")
         case .startOrder: draw(startOrderRows(model), model, interaction, into: &buffer, area: inner, map: &map,
                                empty: "no queue observed yet")
@@ -34,13 +34,15 @@ struct ListViews {
         }
     }
 
-    private func stuckRows(_ model: DashboardModel) -> [Row] {
+    private func stuckRows(_ model: DashboardModel, width: Int) -> [Row] {
         let groups = RootCauseGroups.build(model)
         var rows: [Row] = []
         for group in groups.groups {
             if !rows.isEmpty { rows.append(.blank) }
             let style = group.severity <= 3 ? theme.error : (group.severity <= 5 ? theme.warning : theme.header)
-            rows.append(.heading("\(group.members.count) wait\(group.members.count == 1 ? "s" : "") for: " + group.title, style))
+            let heading = "\(group.members.count) wait\(group.members.count == 1 ? "s" : "") for: " + theme.text(group.title)
+            // Headings wrap: the cause is the point of this view, so it is never cut.
+            for line in TextWrap.wrap(heading, width: max(10, width)) { rows.append(.heading(line, style)) }
             for id in group.members {
                 let chain = groups.chains[id] ?? []
                 let via = chain.count > 2 ? "via " + chain.dropFirst().dropLast().map(\.description).joined(separator: " → ") : ""
@@ -66,6 +68,8 @@ struct ListViews {
                 case .executing: return .operation(id, "running")
                 case .next(let place): return .operation(id, place == 1 ? "starts next" : "starts \(ordinal(place))")
                 case .held(let place): return .operation(id, "held (\(ordinal(place)) once resumed)")
+                case .waiting where model.operations[id]?.queue == nil:
+                    return .operation(id, "never added to a queue")
                 case .waiting:
                     let open = model.operations[id]?.dependencies.filter { (model.operations[$0]?.state ?? .finished) != .finished } ?? []
                     return .operation(id, open.isEmpty ? "waiting" : "waits on " + open.prefix(4).map(\.description).joined(separator: ", ")
