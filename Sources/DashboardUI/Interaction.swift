@@ -160,10 +160,4 @@ public struct Interaction: Sendable {
         case .failure(let failure): state.status = ViewState.StatusLine(failure.message, isError: true, time: clock)
         }
     }
-
-    /// Moves the clock the status line expires by (the session's frame does it through
-    /// `keepSelectionValid`; tests may call it directly).
-    public mutating func observe(time: UInt64) {
-        clock = max(clock, time)
-    }
 }
