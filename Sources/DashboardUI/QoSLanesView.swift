@@ -13,14 +13,19 @@ struct QoSLanesView {
         var counts: [Int] = Array(repeating: 0, count: QoSClass.laneOrder.count)
         var all: Set<OperationID> = []
 
-        /// One pass, reading fields in place; only operations of suspended queues (or of none)
-        /// are kept, so it costs next to nothing when no queue is suspended.
-        init(_ model: DashboardModel, limit: Int) {
+        /// One pass, reading fields in place, and only when something can be held: a suspended
+        /// (or released) queue, or ready operations in no queue (the lanes count more ready
+        /// operations than the queues hold). The usual frame skips it.
+        init(_ model: DashboardModel, lanes: [QoSLane], limit: Int) {
             // Queues that start their ready work: everything else holds it. Read once, by id.
             var running: Set<QueueID> = []
-            for queue in model.queues.ids where model.queues.read(queue, { !$0.isSuspended && !$0.isReleased }) == true {
-                running.insert(queue)
+            var queuedReady = 0
+            for queue in model.queues.ids {
+                guard let (starts, ready) = model.queues.read(queue, { (!$0.isSuspended && !$0.isReleased, $0.ready) }) else { continue }
+                if starts { running.insert(queue) }
+                queuedReady += ready
             }
+            guard running.count < model.queues.count || queuedReady < lanes.reduce(0, { $0 + $1.readyCount }) else { return }
             var found: [[(UInt64, OperationID)]] = Array(repeating: [], count: QoSClass.laneOrder.count)
             model.operations.forEach { record in
                 guard record.pointee.state == .ready else { return }
@@ -37,7 +42,7 @@ struct QoSLanesView {
     func render(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         let lanes = model.qosLanes(limit: 16)
-        let held = Held(model, limit: 12)
+        let held = Held(model, lanes: lanes, limit: 12)
         let rowsPerLane = area.height >= 10 ? 2 : 1
         for (index, lane) in lanes.enumerated() {
             let y = area.y + index * rowsPerLane

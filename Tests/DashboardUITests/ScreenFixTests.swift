@@ -23,6 +23,15 @@ struct ScreenFixTests {
             return
         }
         #expect(background.contains("next - │ held ◐7"), "\(background)")
+        // A ready operation in no queue (a dependency never enqueued) is held too, with every
+        // queue running.
+        var orphan = EventScript()
+        orphan.queue(1, "work", max: 2)
+        orphan.add(1, queue: nil, "migrate-db", qos: .utility)
+        orphan.add(2, queue: 1, "launch", after: [1], qos: .utility)
+        let orphanModel = orphan.model()
+        let utility = text(orphanModel, board(orphanModel, select: 2)).split(separator: "\n").first { $0.contains("│UTIL") } ?? ""
+        #expect(utility.contains("next - │ held ◐1"), "\(utility)")
         var script = EventScript()
         script.queue(1, "busy", max: 1)
         for id in 1...40 { script.add(id, queue: 1, "job-\(id)", qos: .userInitiated) }
