@@ -76,11 +76,14 @@ struct OperationTableView {
             let wait = DurationText.format(record.waitTime(now: now))
             let run = record.runTime(now: now).map(DurationText.format) ?? "-"
             var cells: [TextBlock.Span] = []
-            for (column, _) in layout {
+            for (column, width) in layout {
                 switch column {
                 case .id: cells.append(.init(tag + String(id.rawValue), style))
-                case .name: cells.append(.init(record.displayName + (record.isAsynchronous ? (theme.unicode ? " ⇄" : " <>") : ""), style))
-                case .queue: cells.append(.init(queueName))
+                // Names that do not fit end in `…`, so that a cut name is seen to be cut.
+                case .name:
+                    let mark = record.isAsynchronous ? (theme.unicode ? " ⇄" : " <>") : ""
+                    cells.append(.init(GraphTextFit.fit(record.displayName, max(1, width - mark.count)) + mark, style))
+                case .queue: cells.append(.init(GraphTextFit.fit(queueName, width)))
                 case .state: cells.append(.init(stateText, style))
                 case .priority: cells.append(.init(priority))
                 case .qos: cells.append(.init(Self.short(record.qualityOfService)))
