@@ -25,9 +25,10 @@ public enum OperationRows {
             return result
         case .success(let query):
             let matcher = query.isEmpty ? nil : FilterQuery.Matcher(query, model: model)
+            // Typed further: the rows can only get fewer, in the same order. Worth it while they
+            // are few: looking each one up costs more per row than the pass over all of them.
             if let matcher, let previous = cache.key, let previousQuery = cache.query, previous.sameExceptFilter(key),
-               query.narrows(previousQuery) {
-                // Typed further: the rows can only get fewer, in the same order.
+               query.narrows(previousQuery), cache.ids.count * 2 <= model.operations.count {
                 result.ids = cache.ids.filter { id in
                     model.operations.read(id) { record in withUnsafePointer(to: record) { matcher.matches($0) } } ?? false
                 }
