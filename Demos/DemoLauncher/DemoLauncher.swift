@@ -61,6 +61,7 @@ public enum DemoLauncher {
         options.mouse = !display.noMouse
         options.framesPerSecond = display.fps
         options.caption = "\(demo.name): \(demo.caption)"
+        options.narration = true
         options.model = DisplayOptions.modelConfiguration(speed: display.speed)
         let ending: SessionEnding
         do {

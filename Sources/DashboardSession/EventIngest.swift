@@ -28,6 +28,12 @@ public struct EventIngest: Sendable {
     /// Applies what the subscription holds, at most `budget` events in all (so that a flood
     /// cannot starve input and drawing); true when anything arrived.
     public mutating func ingest(budget: Int = 65_536) -> Bool {
+        var ignored: [MonitorEvent]?
+        return ingest(budget: budget, collecting: &ignored)
+    }
+
+    /// The same, appending the events applied to `collected` when it is not nil (for narration).
+    public mutating func ingest(budget: Int = 65_536, collecting collected: inout [MonitorEvent]?) -> Bool {
         var taken = 0
         var changed = false
         while taken < budget {
@@ -46,6 +52,7 @@ public struct EventIngest: Sendable {
                 model.apply(batch)
             }
             history?.record(batch.events, liveModelAfter: model)
+            collected?.append(contentsOf: batch.events)
             taken += batch.events.count
             eventsApplied += batch.events.count
             changed = true

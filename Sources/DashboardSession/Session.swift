@@ -35,6 +35,7 @@ public struct Session {
         self.options = options
         ingest = EventIngest(source: source, configuration: options.model, history: PlaybackHistory())
         interaction = Interaction(templates: source.workTemplates, mouseEnabled: options.mouse)
+        interaction.state.narration.isOn = options.narration
         composer = FrameComposer(theme: Theme(unicode: options.unicode, color: options.color), caption: options.caption)
     }
 
@@ -68,9 +69,11 @@ public struct Session {
         }
         if !interaction.state.paused { frozen = nil }
         let now = source.now()
-        if ingest.ingest() {
+        var narrated: [MonitorEvent]? = frozen == nil && interaction.wantsNarration ? [] : nil
+        if ingest.ingest(collecting: &narrated) {
             lastActivity = now
             if frozen == nil { dirty = true }
+            if let narrated { interaction.narrate(narrated, model: ingest.model) }
         }
         // Durations on screen move with the clock: with unfinished work the screen refreshes
         // four times a second, with none once a second (throughputs decay), so a quiet
@@ -143,6 +146,7 @@ public struct Session {
             for position in frozenPosition..<target {
                 guard let event = history.event(at: position) else { break }
                 model.apply(EventBatch(events: [event], droppedTotal: model.droppedEvents))
+                interaction.narrate(step: event, model: model)
             }
             frozen = model
         } else if let model = history.model(at: target) {

@@ -12,6 +12,8 @@ public struct SessionOptions: Sendable {
     public var framesPerSecond = 30
     /// The line under the title (a demo's lesson).
     public var caption = ""
+    /// Narrate each state change in a line under the panes (on in demos; `t` toggles it).
+    public var narration = false
     /// Retention and warning thresholds of the dashboard's model.
     public var model = ModelConfiguration()
     /// For the reliability tests only: trap while drawing the second frame, to check that the

@@ -144,3 +144,39 @@ struct SessionTests {
         #expect(finished?.attributes.contains(.dim) == true)
     }
 }
+
+@Suite("Session: narration of arriving and stepped events")
+struct SessionNarrationTests {
+    @Test("with narration on, each change arriving gets its sentence; a stepped event is narrated while paused")
+    func narration() {
+        let source = ScriptedSource(pipelineScript())
+        let terminal = TestTerminal(width: 120, height: 40)
+        var options = SessionOptions()
+        options.narration = true
+        var session = Session(source: source, options: options)
+        _ = session.step(on: terminal)
+        var more = EventScript()
+        more.time = source.now()
+        more.finish(1)
+        source.append(more)
+        source.advance(by: 50_000_000)
+        _ = session.step(on: terminal)
+        #expect(terminal.text.contains("#1 download-a"))
+        let line = terminal.screen.lines().first { $0.contains("isFinished") }
+        #expect(line != nil, "the finish of #1 is narrated in terms of its keys:\n\(terminal.text)")
+        // Paused with narration off: stepping still narrates the event it shows.
+        terminal.send(.character("t"), .character("p"))
+        source.advance(by: 50_000_000)
+        _ = session.step(on: terminal)
+        var later = EventScript()
+        later.time = source.now()
+        later.start(3)
+        source.append(later)
+        source.advance(by: 50_000_000)
+        _ = session.step(on: terminal)
+        terminal.send(.character("."))
+        source.advance(by: 50_000_000)
+        _ = session.step(on: terminal)
+        #expect(terminal.screen.lines().contains { $0.contains("#3") && $0.contains("isExecuting") }, "\(terminal.text)")
+    }
+}
