@@ -19,9 +19,12 @@ public struct LayeredLayout: Sendable {
 
     /// An edge of the original graph.
     public struct Edge: Hashable, Sendable {
+        /// The node the edge leaves (a dependency).
         public let from: Int
+        /// The node the edge enters (its dependent).
         public let to: Int
 
+        /// An edge.
         public init(_ from: Int, _ to: Int) {
             self.from = from
             self.to = to

@@ -5,11 +5,15 @@ import OperationEvents
 public struct DashboardReport: Codable, Sendable, Equatable {
     /// One queue.
     public struct Queue: Codable, Sendable, Equatable {
+        /// The queue's id.
         public var id: QueueID
+        /// `name`.
         public var name: String
+        /// `isSuspended`.
         public var suspended: Bool
         /// `maxConcurrentOperationCount`; -1 is Foundation's default (no fixed limit).
         public var maxConcurrent: Int
+        /// Operations executing.
         public var executing: Int
         /// Unstarted operations (waiting on dependencies or ready).
         public var pending: Int
@@ -21,26 +25,41 @@ public struct DashboardReport: Codable, Sendable, Equatable {
 
     /// One retained operation.
     public struct Operation: Codable, Sendable, Equatable {
+        /// The operation's id.
         public var id: OperationID
+        /// The name to show: the app's name, else the type name.
         public var name: String
+        /// Its queue; nil for an operation known only as a dependency.
         public var queue: QueueID?
+        /// Pending, ready, executing or finished.
         public var state: OperationState
+        /// `isCancelled`.
         public var cancelled: Bool
+        /// `queuePriority` as declared.
         public var priority: OperationPriority
+        /// The priority its queue schedules it by.
         public var effectivePriority: OperationPriority
+        /// `qualityOfService`.
         public var qos: QoSClass
+        /// The operations it waits for.
         public var dependencies: [OperationID]
+        /// `isAsynchronous`.
         public var asynchronous: Bool
     }
 
     /// Monitor clock (nanoseconds) when the report was made.
     public var time: UInt64
+    /// Every queue, in id order.
     public var queues: [Queue]
+    /// Every retained operation, in id order.
     public var operations: [Operation]
     /// Each dependency cycle as a list of ids, in "waits on" order, first id repeated at the end.
     public var cycles: [[OperationID]]
+    /// Why each operation that is neither executing nor finished is not running.
     public var diagnoses: [Diagnosis]
+    /// What is wrong, program-wide first, then per operation.
     public var warnings: [Warning]
+    /// Events lost before they reached the model.
     public var droppedEvents: Int
 
     /// True when the report shows a cycle or an operation that cannot progress on its own

@@ -5,7 +5,7 @@ extension DashboardModel {
     /// barrier list first, then veryHigh ... veryLow, first in first out within one priority
     /// (swift-corelibs-foundation `OperationQueue._schedule`).
     public func startOrder(of queue: QueueID, limit: Int = .max) -> [OperationID] {
-        guard limit > 0, let lists = queues.read(queue, { $0.startLists }) else { return [] }
+        guard limit > 0, let lists = queueFacts.read(queue, { $0.startLists }) else { return [] }
         var result: [OperationID] = []
         for (index, list) in lists.enumerated() {
             for id in list where isLive(id, in: queue, list: index) && isStartable(id) {
@@ -102,7 +102,9 @@ public struct QoSLane: Sendable, Equatable {
     public var pending: [OperationID] = []
     /// Totals (the lists are truncated).
     public var executingCount = 0
+    /// Ready operations in all.
     public var readyCount = 0
+    /// Pending operations in all.
     public var pendingCount = 0
 
     /// An empty lane.

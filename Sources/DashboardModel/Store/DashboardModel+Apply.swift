@@ -1,68 +1,99 @@
 import OperationEvents
 
 extension DashboardModel {
-    /// Applies one event. State only moves forward (pending → ready → executing → finished), so
-    /// a late or duplicate event (after a re-sync, or from a sampled source) cannot undo a finish.
-    public mutating func apply(_ event: MonitorEvent) {
-        if event.sequence < sequenceFloor { return }
+    /// Applies one event to the stream state and keeps the derived facts up to date with what
+    /// it changed; returns true when the sequence numbers jumped (events were missed).
+    @discardableResult
+    mutating func applyEvent(_ event: MonitorEvent) -> Bool {
         if event.time > now { now = event.time }
-        stateVersion &+= 1
-        let time = event.time
-        let source = event.origin
-        switch event.change {
-        case .queueAppeared(let info):
-            if queues[info.id] != nil {
-                queues[info.id]!.apply(info)
-            } else {
-                queues[info.id] = QueueRecord(info: info, throughputSeconds: configuration.throughputWindowSeconds)
-            }
-        case .queueSuspended(let queue, let suspended):
-            queues[queue]?.isSuspended = suspended
-        case .queueMaxConcurrency(let queue, let count):
-            queues[queue]?.maxConcurrentOperationCount = count
-        case .queueRenamed(let queue, let name):
-            queues[queue]?.name = name
-        case .queueQualityOfService(let queue, let qos):
-            queues[queue]?.qualityOfService = qos
-        case .queueCancelledAll:
-            break
-        case .queueDepth(let queue, let operations):
-            queues[queue]?.sampledDepth = operations
-        case .queueReleased(let queue):
-            queues[queue]?.isReleased = true
-        case .operationAdded(let info):
-            add(info, time: time, order: event.sequence, source: source)
-        case .ready(let id, let isReady):
-            markReady(id, isReady, time: time, source: source)
-        case .started(let id):
-            markStarted(id, time: time, source: source)
-        case .finished(let id, let cancelled):
-            markFinished(id, cancelled: cancelled, time: time, source: source)
-        case .cancelled(let id):
-            markCancelled(id, time: time, source: source)
-        case .dependencyAdded(let id, let dependency):
-            addEdge(id, dependsOn: dependency, time: time, source: source)
-        case .dependencyRemoved(let id, let dependency):
-            removeEdge(id, dependsOn: dependency, time: time, source: source)
-        case .priorityChanged(let id, let priority, let effective):
-            changePriority(id, priority, effective, time: time, source: source)
-        case .unsignalledFinish(let id):
-            guard operations[id] != nil, operations.read(id, { $0.state })! != .finished else { return }
-            operations[id]!.unsignalledFinish = true
-            remember(KeyChange(time: time, key: .unsignalledFinish, value: true, origin: source), for: id)
-        case .released(let id):
-            guard let record = operations[id], record.state != .finished else { return }
-            operations[id]!.vanished = true
-            markFinished(id, cancelled: record.isCancelled, time: time, source: .inferred)
-        }
+        let change = stream.apply(event)
+        react(to: change, time: event.time)
+        return change.missedEvents > 0
     }
 
-    /// Appends a history entry, keeping at most `historyLimit`.
-    mutating func remember(_ change: KeyChange, for id: OperationID) {
-        guard operations.contains(id) else { return }
-        if operations.read(id, { $0.history })!.count >= configuration.historyLimit {
-            operations[id]!.history.removeFirst()
+    /// Updates levels, start lists, cycles and statistics after a change of the stream state.
+    /// Bounded work: what cannot be followed within a small budget is marked for the batch's end.
+    mutating func react(to change: StreamChange, time: UInt64) {
+        for id in change.impliedFinishes { finished(id, time: time) }
+        if change.revived, let id = change.operation { revived(id) }
+        switch change.effect {
+        case .none, .readinessChanged, .finishConfirmed, .unsignalledFinish, .noted, .queueChanged:
+            break
+        case .queueAppeared(let id, _):
+            if !queueFacts.contains(id) {
+                queueFacts[id] = QueueFacts(id: id, throughputSeconds: configuration.throughputWindowSeconds)
+            }
+            // Operations announced before their queue could not be listed for it.
+            if !queuesAwaited.isEmpty, queuesAwaited.remove(id) != nil { rebuildStartLists() }
+        case .queueReleased(let id, let forgotten):
+            if forgotten { queueFacts[id] = nil }
+        case .operationAdded(let id):
+            added(id)
+            if change.anomaly == .unknownQueue, let queue = operations.read(id, { $0.queue }) ?? nil {
+                queuesAwaited.insert(queue)
+            }
+        case .operationUpdated(let id, let queueChanged, let gainedDependencies):
+            if queueChanged { enqueue(id, again: true) }
+            if gainedDependencies {
+                relevel(from: id)
+                loopsDirty = true
+                cyclesDirty = true
+            }
+        case .started(let id):
+            started(id, time: time)
+        case .finished(let id):
+            finished(id, time: time)
+        case .cancelled(let id):
+            if cycleMembers.contains(id) { cyclesDirty = true }
+        case .dependencyAdded(let id, let dependency):
+            relevel(from: id)
+            mayCloseLoop(id, through: dependency)
+        case .dependencyRemoved(let id, let dependency):
+            if loopMembers.contains(id), loopMembers.contains(dependency) {
+                loopsDirty = true
+                cyclesDirty = true
+            }
+            relevel(from: id)
+        case .priorityChanged(let id, let effectiveChanged):
+            if effectiveChanged { enqueue(id, again: true) }
         }
-        operations[id]!.history.append(change)
+        for released in change.released { react(to: released.change, time: released.event.time) }
+    }
+
+    private mutating func added(_ id: OperationID) {
+        enqueue(id, again: false)
+        guard let (dependencies, dependents) = operations.read(id, { ($0.dependencies, $0.dependents.count) }),
+              !dependencies.isEmpty || dependents > 0 else { return }
+        stream.setLevel(computedLevel(of: id), of: id)
+        guard dependents > 0 else { return }
+        // Operations named it before it was announced: their levels move, and it may close a loop.
+        relevel(from: id)
+        for dependency in dependencies { mayCloseLoop(id, through: dependency) }
+    }
+
+    private mutating func started(_ id: OperationID, time: UInt64) {
+        guard let (addedAt, queue, qos) = operations.read(id, { ($0.addedAt, $0.queue, $0.qualityOfService) }) else { return }
+        let wait = time >= addedAt ? time - addedAt : 0
+        if let queue, queueFacts.contains(queue) { queueFacts[queue]!.latency.recordWait(nanoseconds: wait) }
+        latencyByQoS[qos, default: LatencyStatistics()].recordWait(nanoseconds: wait)
+        dequeueFront(of: queue)
+    }
+
+    private mutating func finished(_ id: OperationID, time: UInt64) {
+        if cycleMembers.contains(id) { cyclesDirty = true }
+        guard let (startedAt, queue, qos) = operations.read(id, { ($0.startedAt, $0.queue, $0.qualityOfService) }) else { return }
+        if let startedAt {
+            let run = time >= startedAt ? time - startedAt : 0
+            if let queue, queueFacts.contains(queue) { queueFacts[queue]!.latency.recordRun(nanoseconds: run) }
+            latencyByQoS[qos, default: LatencyStatistics()].recordRun(nanoseconds: run)
+        }
+        if let queue, queueFacts.contains(queue) { queueFacts[queue]!.throughput.record(at: time) }
+        dequeueFront(of: queue)
+    }
+
+    /// A deduced finish was undone: the operation waits again, and may be part of a cycle.
+    private mutating func revived(_ id: OperationID) {
+        enqueue(id, again: true)
+        cyclesDirty = true
     }
 }

@@ -6,17 +6,19 @@ extension DashboardModel {
     /// the queue deadlocks silently.
     mutating func detectCycles() {
         cyclesDirty = false
-        let nodes = operations.values.filter { $0.state != .finished }.map(\.id)
+        var nodes: [OperationID] = []
+        operations.forEach { record in
+            if record.pointee.state != .finished { nodes.append(record.pointee.id) }
+        }
         var index: [OperationID: Int] = [:]
         index.reserveCapacity(nodes.count)
         for (position, id) in nodes.enumerated() { index[id] = position }
         // Edges point from an operation to the operations it waits for.
         let operations = self.operations
         let successors: (Int) -> [Int] = { position in
-            operations[nodes[position]]!.dependencies.compactMap { index[$0] }
+            (operations.read(nodes[position]) { $0.dependencies } ?? []).compactMap { index[$0] }
         }
         let components = StronglyConnected.cycles(nodeCount: nodes.count, successors: successors)
-        let previous = cycleMembers
         cycleMembers = []
         cycles = components.map { component in
             let members = Set(component)
@@ -24,9 +26,42 @@ extension DashboardModel {
             for member in component { cycleMembers.insert(nodes[member]) }
             return StronglyConnected.shortestCycle(through: start, within: members, successors: successors).map { nodes[$0] }
         }.sorted { $0[0] < $1[0] }
-        if previous != cycleMembers {
-            for id in previous.union(cycleMembers) where operations[id] != nil { relevel(from: id) }
-            structureVersion &+= 1
+    }
+
+    /// Finds the operations on a loop of the whole retained graph, finished ones included (a
+    /// cycle broken by a cancel stays a loop once its members finished; out-of-order events can
+    /// leave others). Levels ignore the edges between them, which leaves a graph without loops:
+    /// its longest paths are well defined, whatever order they were computed in.
+    mutating func detectLoops() {
+        loopsDirty = false
+        loopCheckTrimmed = stream.counters.trimmed
+        let table = operations
+        let count = table.count
+        var ids = [OperationID](repeating: OperationID(0), count: count)
+        table.forEach { record in
+            if let slot = table.slot(of: record.pointee.id) { ids[slot] = record.pointee.id }
+        }
+        let successors: (Int) -> [Int] = { slot in
+            table.read(slot: slot) { $0.dependencies }.compactMap { table.slot(of: $0) }
+        }
+        var members: Set<OperationID> = []
+        for component in StronglyConnected.cycles(nodeCount: count, successors: successors) {
+            for slot in component { members.insert(ids[slot]) }
+        }
+        if members != loopMembers {
+            loopMembers = members
+            levelsDirty = true
+        }
+    }
+
+    /// After the edge `id` → `dependency` appeared: a loop closes if the dependency waits,
+    /// directly or not, for `id`. Looked for within a budget; beyond it, the full check at the
+    /// end of the batch decides.
+    mutating func mayCloseLoop(_ id: OperationID, through dependency: OperationID) {
+        guard !loopsDirty else { return }
+        if reaches(from: dependency, to: id, budget: 256) != false {
+            loopsDirty = true
+            cyclesDirty = true
         }
     }
 

@@ -2,44 +2,115 @@ import DequeModule
 import OperationEvents
 
 extension DashboardModel {
-    /// 1 + the largest level of the operation's retained dependencies; cycle edges are ignored,
-    /// so the value is finite even in a deadlocked graph.
+    /// Operations one event may relevel before the rest is left to the batch's end.
+    static let relevelBudget = 512
+
+    /// 1 + the largest level of the operation's retained dependencies; edges between operations
+    /// on loops are ignored, so the value is finite even in a deadlocked graph.
     func computedLevel(of id: OperationID) -> Int {
         guard let dependencies = operations.read(id, { $0.dependencies }) else { return 0 }
         var level = 0
+        let checkLoops = !loopMembers.isEmpty && loopMembers.contains(id)
         for dependency in dependencies {
             guard let dependencyLevel = operations.read(dependency, { $0.level }) else { continue }
-            if !cycleMembers.isEmpty, cycleMembers.contains(id), cycleMembers.contains(dependency) { continue }
+            if checkLoops, loopMembers.contains(dependency) { continue }
             level = max(level, dependencyLevel + 1)
         }
         return level
     }
 
-    /// Recomputes levels from `id` down through its dependents after an edge changed.
-    /// Bounded: a graph with a cycle stops after every operation was visited a few times.
+    /// Recomputes levels from `id` down through its dependents after an edge changed, visiting
+    /// at most `relevelBudget` operations; a change that reaches further (a long chain announced
+    /// from its end, an edge above a deep graph) is left to `recomputeLevels` at the batch's end.
     mutating func relevel(from id: OperationID) {
+        guard !levelsDirty else { return }
         var queue: Deque<OperationID> = [id]
-        var budget = operations.count * 4 + 16
-        while let current = queue.popFirst(), budget > 0 {
+        var budget = Self.relevelBudget
+        while let current = queue.popFirst() {
+            guard budget > 0 else {
+                levelsDirty = true
+                return
+            }
             budget -= 1
-            guard operations[current] != nil else { continue }
+            guard let (old, dependents) = operations.read(current, { ($0.level, $0.dependents) }) else { continue }
             let level = computedLevel(of: current)
-            if level == operations.read(current, { $0.level })!, current != id { continue }
-            operations[current]!.level = level
-            queue.append(contentsOf: operations.read(current, { $0.dependents })!)
+            if level == old, current != id { continue }
+            stream.setLevel(level, of: current)
+            queue.append(contentsOf: dependents)
         }
-        if budget <= 0 { cyclesDirty = true }
     }
 
-    /// True if `start` depends, directly or transitively, on `target`: then a new edge
-    /// target → start (target depends on start) closes a cycle.
-    func reaches(from start: OperationID, to target: OperationID) -> Bool {
+    /// Every level at once, in O(operations + edges) without recursion: dependencies before
+    /// dependents (Kahn's order), edges between loop members ignored. Operations left over by a
+    /// loop not found yet (none once `detectLoops` ran) take the levels of what was placed.
+    mutating func recomputeLevels() {
+        levelsDirty = false
+        let count = operations.count
+        guard count > 0 else { return }
+        // Edges dependency → dependent by dense slot, in compressed rows.
+        var indegree = [Int32](repeating: 0, count: count)
+        var outdegree = [Int32](repeating: 0, count: count + 1)
+        var edges: [(from: Int32, to: Int32)] = []
+        let checkLoops = !loopMembers.isEmpty
+        let members = loopMembers
+        let table = operations
+        table.forEach { record in
+            guard let slot = table.slot(of: record.pointee.id) else { return }
+            let inCycle = checkLoops && members.contains(record.pointee.id)
+            for dependency in record.pointee.dependencies {
+                guard let from = table.slot(of: dependency), from != slot else { continue }
+                if inCycle, members.contains(dependency) { continue }
+                edges.append((Int32(from), Int32(slot)))
+                indegree[slot] += 1
+                outdegree[from + 1] += 1
+            }
+        }
+        for slot in 0..<count { outdegree[slot + 1] += outdegree[slot] }
+        var targets = [Int32](repeating: 0, count: edges.count)
+        var fill = outdegree
+        for edge in edges {
+            targets[Int(fill[Int(edge.from)])] = edge.to
+            fill[Int(edge.from)] += 1
+        }
+        var level = [Int32](repeating: 0, count: count)
+        var placed = [Bool](repeating: false, count: count)
+        var ready = (0..<count).filter { indegree[$0] == 0 }.map { Int32($0) }
+        var head = 0
+        var remaining = indegree
+        while head < ready.count {
+            let slot = Int(ready[head])
+            head += 1
+            placed[slot] = true
+            for index in Int(outdegree[slot])..<Int(outdegree[slot + 1]) {
+                let target = Int(targets[index])
+                level[target] = max(level[target], level[slot] + 1)
+                remaining[target] -= 1
+                if remaining[target] == 0 { ready.append(Int32(target)) }
+            }
+        }
+        if head < count {
+            for slot in 0..<count where !placed[slot] {
+                for index in Int(outdegree[slot])..<Int(outdegree[slot + 1]) {
+                    let target = Int(targets[index])
+                    if !placed[target] { level[target] = max(level[target], level[slot] + 1) }
+                }
+            }
+        }
+        stream.updateLevels { slot, _ in Int(level[slot]) }
+    }
+
+    /// Whether `start` depends, directly or transitively, on `target` (then a new edge
+    /// target → start closes a cycle); nil when `budget` operations were visited without an answer.
+    func reaches(from start: OperationID, to target: OperationID, budget: Int) -> Bool? {
         if start == target { return true }
         var seen: Set<OperationID> = [start]
         var stack = [start]
+        var budget = budget
         while let current = stack.popLast() {
-            guard let record = operations[current] else { continue }
-            for dependency in record.dependencies {
+            guard budget > 0 else { return nil }
+            budget -= 1
+            guard let dependencies = operations.read(current, { $0.dependencies }) else { continue }
+            for dependency in dependencies {
                 if dependency == target { return true }
                 if seen.insert(dependency).inserted { stack.append(dependency) }
             }

@@ -4,70 +4,95 @@ import OperationEvents
 /// Everything the dashboard shows, computed from the bridge's events: a pure reducer with no
 /// reference to `Operation` objects and no terminal types.
 ///
-/// Feed it `EventBatch`es in order; when a batch reports more dropped events than before,
-/// `apply(_:)` returns true and the caller re-synchronises with `resync(from:)` and a fresh
-/// snapshot. Call `advance(to:)` with the monitor's clock so that retention and warnings move on
-/// even when no event arrives.
+/// The facts of the stream (queues, operations, their states, times and key changes, counters)
+/// live in one `StreamState`; the model keeps only what it derives from them: levels, start
+/// lists, cycles, latency histograms, throughput. Feed it `EventBatch`es: a batch that starts
+/// with a keyframe replaces the state (the derived facts are rebuilt), one that starts with a
+/// snapshot is reconciled with it. `apply(_:)` returns true when events were lost (more were
+/// dropped, or the sequence numbers jumped): the caller asks its subscription to resynchronise.
+/// Call `advance(to:)` with the source's clock so that retention and warnings move on even
+/// when no event arrives.
 public struct DashboardModel: Sendable {
     /// Retention and warning thresholds.
-    public var configuration: ModelConfiguration
-    /// Operations retained: every unfinished one, and recently finished ones.
-    public internal(set) var operations = OperationTable()
-    /// Queues seen (released ones stay, marked, while they have retained operations).
-    public internal(set) var queues = QueueTable()
-    /// Events the bridge dropped so far (from the last batch).
-    public internal(set) var droppedEvents = 0
+    public var configuration: ModelConfiguration {
+        didSet { stream.setRetention(configuration.retention) }
+    }
+    /// The stream's state: every fact the model shows comes from it.
+    public internal(set) var stream: StreamState
     /// The latest time seen, from events or `advance(to:)`.
     public internal(set) var now: UInt64 = 0
-    /// Incremented when operations or edges are added or removed (layouts depend on it).
-    public internal(set) var structureVersion = 0
-    /// Incremented on every applied change.
-    public internal(set) var stateVersion = 0
     /// Wait and run time percentiles per quality of service.
     public internal(set) var latencyByQoS: [QoSClass: LatencyStatistics] = [:]
-    /// Finished operations no longer retained, by queue (nil key: no queue).
-    public internal(set) var expired: [QueueID?: Int] = [:]
     /// Dependency cycles among unfinished operations, each in dependency order.
     public internal(set) var cycles: [[OperationID]] = []
 
-    /// Finished operations in the order they finished, for retention.
-    var finishedOrder = Deque<OperationID>()
-    /// Dependencies named before they were announced: id → the operations that named it.
-    var awaited: [OperationID: [OperationID]] = [:]
-    /// Events older than this sequence are already reflected (after a re-sync).
-    var sequenceFloor: UInt64 = 0
+    /// Start lists and statistics per queue.
+    var queueFacts = RecordTable<QueueFacts>()
     /// Operations that are members of a cycle.
     var cycleMembers: Set<OperationID> = []
-    /// Set when an edge that could close a cycle was added; the next batch runs the full check.
+    /// An edge that could close a cycle changed, or a member finished: the full check runs at
+    /// the end of the batch.
     var cyclesDirty = false
-    /// Add order for operations announced without a sequence (snapshots).
-    var enqueueCounter: UInt64 = 0
+    /// Levels changed further than one event may follow: they are recomputed, all at once, at
+    /// the end of the batch.
+    var levelsDirty = false
+    /// Operations on a loop of the retained graph, finished or not (see `detectLoops`).
+    var loopMembers: Set<OperationID> = []
+    /// An edge that could close a loop appeared, or one on a loop went.
+    var loopsDirty = false
+    /// The trimmed count when loops were last found: a trimmed member may open a loop.
+    var loopCheckTrimmed = 0
+    /// Queues that operations named before the queue appeared.
+    var queuesAwaited: Set<QueueID> = []
 
     /// An empty model.
     public init(configuration: ModelConfiguration = ModelConfiguration()) {
         self.configuration = configuration
+        stream = StreamState(retention: configuration.retention)
+    }
+
+    /// Operations retained: every unfinished one, and recently finished ones.
+    public var operations: OperationTable {
+        _read { yield stream.operations }
+    }
+
+    /// Queues seen (released ones stay, marked, while they have retained operations).
+    public var queues: QueueSummaries { QueueSummaries(records: stream.queues, facts: queueFacts) }
+
+    /// Events lost before they reached the model (from its batches and snapshots).
+    public var droppedEvents: Int { stream.counters.eventsLost }
+
+    /// Finished operations no longer retained, by queue (nil key: no queue).
+    public var expired: [QueueID?: Int] {
+        var result: [QueueID?: Int] = [:]
+        stream.queues.forEach { queue in
+            if queue.pointee.trimmed > 0 { result[queue.pointee.id] = queue.pointee.trimmed }
+        }
+        if stream.counters.trimmedWithoutQueue > 0 { result[nil] = stream.counters.trimmedWithoutQueue }
+        return result
     }
 
     /// Finished operations currently retained.
-    public var retainedFinished: Int { finishedOrder.count }
+    public var retainedFinished: Int { stream.retainedFinished }
 
     /// The operation, if retained.
-    public subscript(id: OperationID) -> OperationRecord? { operations[id] }
+    public subscript(id: OperationID) -> OperationRecord? { stream.operations[id] }
 
     /// True if `id` is in a dependency cycle.
     public func isInCycle(_ id: OperationID) -> Bool { cycleMembers.contains(id) }
 
-    /// Applies a batch; returns true if events were lost since the last batch, in which case the
-    /// caller should call `resync(from:)` with a fresh snapshot.
+    /// Applies a batch; returns true if events were lost since the last batch (more dropped, or
+    /// a gap in the sequence numbers), in which case the caller should resynchronise.
     @discardableResult
     public mutating func apply(_ batch: EventBatch) -> Bool {
         switch batch.start {
+        case .keyframe(let keyframe): load(keyframe)
         case .snapshot(let snapshot): resync(from: snapshot)
         case nil: break
         }
-        for event in batch.events { apply(event) }
-        let lost = batch.droppedTotal > droppedEvents
-        droppedEvents = max(droppedEvents, batch.droppedTotal)
+        var lost = false
+        for event in batch.events where applyEvent(event) { lost = true }
+        if stream.noteEventsLost(total: batch.droppedTotal) { lost = true }
         finishBatch()
         return lost
     }
@@ -81,6 +106,12 @@ public struct DashboardModel: Sendable {
         return true
     }
 
+    /// Applies one event (and the work a batch does once at its end).
+    public mutating func apply(_ event: MonitorEvent) {
+        applyEvent(event)
+        finishBatch()
+    }
+
     /// Moves the model's clock forward (retention) without an event.
     public mutating func advance(to time: UInt64) {
         if time > now { now = time }
@@ -89,7 +120,14 @@ public struct DashboardModel: Sendable {
 
     /// Work done once per batch rather than per event.
     mutating func finishBatch() {
-        expireFinished()
+        stream.trim(now: now)
+        if !loopMembers.isEmpty, stream.counters.trimmed != loopCheckTrimmed { loopsDirty = true }
+        if loopsDirty { detectLoops() }
         if cyclesDirty { detectCycles() }
+        if levelsDirty { recomputeLevels() }
+        compactStartLists()
+        if queueFacts.count > stream.queues.count {
+            for id in queueFacts.ids where !stream.queues.contains(id) { queueFacts[id] = nil }
+        }
     }
 }

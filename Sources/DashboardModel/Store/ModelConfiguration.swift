@@ -1,3 +1,5 @@
+import OperationEvents
+
 /// How long the dashboard remembers finished work and when it warns.
 public struct ModelConfiguration: Sendable, Equatable {
     /// Finished operations stay visible this long (nanoseconds of monitor clock)...
@@ -8,15 +10,20 @@ public struct ModelConfiguration: Sendable, Equatable {
     public var longAsynchronousExecution: UInt64 = 10_000_000_000
     /// Warn when a cancelled operation is still executing after this long (ns).
     public var cancelledStillExecuting: UInt64 = 2_000_000_000
-    /// Key changes kept per operation for the detail pane.
     /// How long (ns) a pending operation whose dependencies all finished may stay not ready
     /// before it is reported: the ready event follows the last finish, and a report taken in
     /// between must not call that moment a problem.
     public var notReadyGrace: UInt64 = 1_000_000_000
+    /// Key changes kept per operation for the detail pane.
     public var historyLimit = 12
     /// Seconds of throughput history per queue.
     public var throughputWindowSeconds = 10
 
     /// The defaults.
     public init() {}
+
+    /// What the model's stream state keeps.
+    public var retention: StreamRetention {
+        StreamRetention(maximumFinished: maximumRetainedFinished, maximumAge: finishedRetention, historyLimit: historyLimit)
+    }
 }

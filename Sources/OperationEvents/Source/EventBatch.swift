@@ -21,4 +21,7 @@ public struct EventBatch: Codable, Sendable, Equatable {
 public enum StreamStart: Codable, Sendable, Equatable {
     /// The live state read from the observed objects; events from `snapshot.sequence` on follow.
     case snapshot(MonitorSnapshot)
+    /// The stream's own state so far (its retained past included); events from
+    /// `keyframe.nextSequence` on follow. Loading it is adopting it.
+    indirect case keyframe(StreamState)
 }

@@ -1,6 +1,4 @@
-import OperationEvents
-
-/// The model's operations and queues by id: records in one dense array, found through an
+/// A stream's operations and queues by id: records in one dense array, found through an
 /// open-addressing index keyed by the id's integer.
 ///
 /// Why not a `Dictionary`: ids are small consecutive integers, so a multiplicative hash spreads
@@ -9,32 +7,32 @@ import OperationEvents
 /// those lookups to cost a few nanoseconds. Records are stored as optionals so that `_modify`
 /// can hand out the stored value in place (no copy of the record's arrays and strings).
 public struct RecordTable<Record: TableRecord>: Sendable {
-    private var records: [Record?] = []
+    @usableFromInline var records: [Record?] = []
     /// `records[i]!.id.rawValue`, kept apart so that a lookup compares integers and never
     /// touches (or copies) a record.
-    private var keys: [Int] = []
+    @usableFromInline var keys: [Int] = []
     /// Index into `records` plus one; 0 is an empty slot. Capacity is a power of two.
-    private var slots: [Int32] = Array(repeating: 0, count: 16)
-    private var shift: UInt64 = 60
+    @usableFromInline var slots: [Int32] = Array(repeating: 0, count: 16)
+    @usableFromInline var shift: UInt64 = 60
 
     /// An empty table.
-    public init() {}
+    @inlinable public init() {}
 
     /// Number of operations.
-    public var count: Int { records.count }
+    @inlinable public var count: Int { records.count }
 
     /// True when there is none.
-    public var isEmpty: Bool { records.isEmpty }
+    @inlinable public var isEmpty: Bool { records.isEmpty }
 
     /// Every record, in no particular order.
-    public var values: Values { Values(records: records) }
+    @inlinable public var values: Values { Values(records: records) }
 
     /// Every id, in no particular order.
-    public var ids: [Record.Key] { records.map { $0!.id } }
+    @inlinable public var ids: [Record.Key] { records.map { $0!.id } }
 
     /// The record of `id`; setting nil removes it. Reading borrows the stored record, so that
     /// `table[id]?.state` reads one field without copying the record's arrays and strings.
-    public subscript(id: Record.Key) -> Record? {
+    @inlinable public subscript(id: Record.Key) -> Record? {
         // A plain inlined getter, not a `_read` coroutine: inlined, `table[id]?.state` compiles
         // to one field load, while a coroutine materialises (retains) the whole record.
         @inline(__always) get {
@@ -55,7 +53,7 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     }
 
     /// Removes and returns the record of `id` (moved out, not copied).
-    public mutating func remove(_ id: Record.Key) -> Record? {
+    @inlinable public mutating func remove(_ id: Record.Key) -> Record? {
         guard let index = index(of: id) else { return nil }
         let record = records[index].take()
         remove(at: index, id: id)
@@ -64,7 +62,7 @@ public struct RecordTable<Record: TableRecord>: Sendable {
 
     /// Reads from the stored record of `id` in place (the record is borrowed through a pointer,
     /// never copied: a copy would retain every array and string it holds). Nil when absent.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func read<T>(_ id: Record.Key, _ body: (borrowing Record) -> T) -> T? {
         guard let index = index(of: id) else { return nil }
         return records.withUnsafeBufferPointer { buffer in body(Self.payload(buffer.baseAddress! + index).pointee) }
@@ -74,7 +72,7 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     /// the whole table on the frame path. Read fields through it (`record.pointee.state`): that
     /// loads just the field, where passing the record itself would copy it (and retain its
     /// arrays and strings) to protect it from writes the compiler cannot rule out.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func forEach(_ body: (UnsafePointer<Record>) -> Void) {
         records.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -86,35 +84,41 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     /// outside `_modify` (the table is dense), and an optional's payload sits at its start; going
     /// through the pointer hands the record to a `borrowing` closure without the copy (and the
     /// retains of its arrays and strings) that binding `case .some(let record)` makes.
-    @inline(__always)
-    private static func payload(_ entry: UnsafePointer<Record?>) -> UnsafePointer<Record> {
+    @inlinable @inline(__always)
+    static func payload(_ entry: UnsafePointer<Record?>) -> UnsafePointer<Record> {
         assert(entry.pointee != nil, "empty entry in a dense table")
         return UnsafeRawPointer(entry).assumingMemoryBound(to: Record.self)
     }
 
     /// The record's place in the dense storage (0..<count): valid until the table changes; lets
     /// a pass keep per-operation scratch in a plain array instead of a dictionary.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func slot(of id: Record.Key) -> Int? { index(of: id) }
 
     /// Reads the record at a dense slot in place (see `slot(of:)`).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func read<T>(slot: Int, _ body: (borrowing Record) -> T) -> T {
         records.withUnsafeBufferPointer { buffer in body(Self.payload(buffer.baseAddress! + slot).pointee) }
     }
 
     /// True when `id` is held (no copy of the record).
-    public func contains(_ id: Record.Key) -> Bool { index(of: id) != nil }
+    @inlinable public func contains(_ id: Record.Key) -> Bool { index(of: id) != nil }
+
+    /// Calls `body` with every record in place and its dense slot (see `slot(of:)`): for a pass
+    /// that rewrites what a consumer derives, without a lookup per record.
+    @inlinable package mutating func updateEach(_ body: (Int, inout Record) -> Void) {
+        for index in records.indices { body(index, &records[index]!) }
+    }
 
     // MARK: Index
 
-    @inline(__always)
-    private func home(_ key: Int) -> Int {
+    @inlinable @inline(__always)
+    func home(_ key: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    @inline(__always)
-    private func index(of id: Record.Key) -> Int? {
+    @inlinable @inline(__always)
+    func index(of id: Record.Key) -> Int? {
         let mask = slots.count - 1
         let key = id.rawValue
         var slot = home(key)
@@ -127,28 +131,28 @@ public struct RecordTable<Record: TableRecord>: Sendable {
         }
     }
 
-    private func slot(of key: Int) -> Int {
+    @inlinable func slot(of key: Int) -> Int {
         let mask = slots.count - 1
         var slot = home(key)
         while keys[Int(slots[slot]) - 1] != key { slot = (slot + 1) & mask }
         return slot
     }
 
-    private mutating func insert(_ record: Record) {
+    @inlinable mutating func insert(_ record: Record) {
         if (records.count + 1) * 4 > slots.count * 3 { grow() }
         keys.append(record.id.rawValue)
         records.append(record)
         place(record.id.rawValue, index: records.count - 1)
     }
 
-    private mutating func place(_ key: Int, index: Int) {
+    @inlinable mutating func place(_ key: Int, index: Int) {
         let mask = slots.count - 1
         var slot = home(key)
         while slots[slot] != 0 { slot = (slot + 1) & mask }
         slots[slot] = Int32(index + 1)
     }
 
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         slots = Array(repeating: 0, count: slots.count * 2)
         shift -= 1
         for index in keys.indices { place(keys[index], index: index) }
@@ -156,7 +160,7 @@ public struct RecordTable<Record: TableRecord>: Sendable {
 
     /// Removes the (already nil) record at `index`: the last record moves into its place, and
     /// the index entry is deleted by shifting later entries of its probe run back.
-    private mutating func remove(at index: Int, id: Record.Key) {
+    @inlinable mutating func remove(at index: Int, id: Record.Key) {
         let mask = slots.count - 1
         // Find the removed id's slot by probing for the entry that points at `index`.
         var hole = home(id.rawValue)
@@ -188,10 +192,14 @@ public struct RecordTable<Record: TableRecord>: Sendable {
 
     /// The records, as a random-access collection.
     public struct Values: RandomAccessCollection, Sendable {
-        fileprivate let records: [Record?]
-        public var startIndex: Int { 0 }
-        public var endIndex: Int { records.count }
-        public subscript(position: Int) -> Record { records[position]! }
+        @usableFromInline let records: [Record?]
+        @inlinable init(records: [Record?]) { self.records = records }
+        /// 0.
+        @inlinable public var startIndex: Int { 0 }
+        /// The number of records.
+        @inlinable public var endIndex: Int { records.count }
+        /// The record at a dense slot.
+        @inlinable public subscript(position: Int) -> Record { records[position]! }
     }
 }
 
@@ -210,10 +218,8 @@ public protocol TableRecord: Sendable {
 }
 
 extension Identifier: TableKey {}
-extension OperationRecord: TableRecord {}
-extension QueueRecord: TableRecord {}
 
-/// The model's operations.
+/// A stream's operations.
 public typealias OperationTable = RecordTable<OperationRecord>
-/// The model's queues.
+/// A stream's queues.
 public typealias QueueTable = RecordTable<QueueRecord>

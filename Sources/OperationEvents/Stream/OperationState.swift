@@ -1,4 +1,4 @@
-/// Where an operation is in its life, as the dashboard shows it. Cancellation is a separate flag
+/// Where an operation is in its life. Cancellation is a separate flag
 /// that combines with any state (a cancelled operation still has to be started to finish).
 public enum OperationState: String, Codable, Sendable, CaseIterable, Comparable {
     /// Waiting on dependencies (`isReady` is false).
@@ -19,5 +19,6 @@ public enum OperationState: String, Codable, Sendable, CaseIterable, Comparable 
         }
     }
 
+    /// Earlier in an operation's life.
     public static func < (lhs: OperationState, rhs: OperationState) -> Bool { lhs.rank < rhs.rank }
 }

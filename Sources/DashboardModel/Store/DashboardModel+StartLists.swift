@@ -1,0 +1,64 @@
+import DequeModule
+import OperationEvents
+
+/// Each queue's unstarted operations, one list per priority, as Foundation keeps them: entries
+/// are appended when an operation is added (or moves, or changes priority) and dropped lazily
+/// from the fronts once started, finished or moved.
+extension DashboardModel {
+    /// Appends an unstarted operation to its queue's list for its effective priority; `again`
+    /// when it may be listed already (its lists are then compacted at the batch's end).
+    mutating func enqueue(_ id: OperationID, again: Bool) {
+        guard let (state, queue, priority) = operations.read(id, { ($0.state, $0.queue, $0.effectivePriority) }),
+              state < .executing, let queue, stream.queues.contains(queue) else { return }
+        if !queueFacts.contains(queue) {
+            queueFacts[queue] = QueueFacts(id: queue, throughputSeconds: configuration.throughputWindowSeconds)
+        }
+        queueFacts[queue]!.startLists[QueueFacts.listIndex(priority)].append(id)
+        if again { queueFacts[queue]!.mayHoldRepeats = true }
+    }
+
+    /// Drops started, finished and moved entries from the fronts of a queue's lists.
+    mutating func dequeueFront(of queue: QueueID?) {
+        guard let queue, queueFacts.contains(queue) else { return }
+        for index in OperationPriority.schedulingOrder.indices {
+            while let first = queueFacts.read(queue, { $0.startLists[index].first }) ?? nil, !isLive(first, in: queue, list: index) {
+                queueFacts[queue]!.startLists[index].removeFirst()
+            }
+        }
+    }
+
+    /// True while `id` belongs at this place of the queue's start lists.
+    func isLive(_ id: OperationID, in queue: QueueID, list index: Int) -> Bool {
+        guard let (state, owner, priority) = operations.read(id, { ($0.state, $0.queue, $0.effectivePriority) }) else { return false }
+        return state < .executing && owner == queue && QueueFacts.listIndex(priority) == index
+    }
+
+    /// Rewrites the lists of queues that may name an operation twice: each live operation keeps
+    /// its first place.
+    mutating func compactStartLists() {
+        for id in queueFacts.ids where queueFacts.read(id, { $0.mayHoldRepeats }) == true {
+            let lists = queueFacts.read(id, { $0.startLists })!
+            var seen: Set<OperationID> = []
+            let compacted = lists.enumerated().map { index, list in
+                Deque(list.filter { isLive($0, in: id, list: index) && seen.insert($0).inserted })
+            }
+            queueFacts[id]!.startLists = compacted
+            queueFacts[id]!.mayHoldRepeats = false
+        }
+    }
+
+    /// Start lists of every queue rebuilt from the unstarted operations, in add order.
+    mutating func rebuildStartLists() {
+        var unstarted: [(UInt64, OperationID)] = []
+        operations.forEach { record in
+            if record.pointee.state < .executing, record.pointee.queue != nil {
+                unstarted.append((record.pointee.enqueueOrder, record.pointee.id))
+            }
+        }
+        for id in queueFacts.ids {
+            queueFacts[id]!.startLists = Array(repeating: [], count: OperationPriority.schedulingOrder.count)
+            queueFacts[id]!.mayHoldRepeats = false
+        }
+        for (_, id) in unstarted.sorted(by: { $0.0 < $1.0 }) { enqueue(id, again: false) }
+    }
+}

@@ -1,0 +1,134 @@
+/// Everything a stream says about one operation: the bridge's description of it as last
+/// reported, where it is in its life, when it got there, and its recent key changes.
+///
+/// The record stores the bridge's `OperationInfo` and keeps it current (readiness, execution,
+/// cancellation, dependencies, priority, queue): each fact has that one definition, and the
+/// properties below read it. Times are kept with a sentinel rather than as optionals, and the
+/// key changes packed, so that a long retained history stays small.
+public struct OperationRecord: Sendable {
+    /// The operation's keys as last reported.
+    public internal(set) var info: OperationInfo
+    /// When it was first seen (monitor clock, ns).
+    public let addedAt: UInt64
+    /// Its place in the stream's add order (the sequence number of its `operationAdded`, or of
+    /// the announcement that moved it into its queue): Foundation starts operations of one
+    /// priority in this order.
+    public internal(set) var enqueueOrder: UInt64
+    /// The operations that wait for it (retained or announced later).
+    public internal(set) var dependents: [OperationID] = []
+    @usableFromInline var readyTime = Self.never
+    @usableFromInline var startTime = Self.never
+    @usableFromInline var finishTime = Self.never
+    var changes = KeyHistory()
+    /// The dependency depth a consumer keeps here (see `level`); not a fact of the stream.
+    @usableFromInline var storedLevel: Int32 = 0
+    /// Entries of `dependents` no longer retained; the list is compacted when they outnumber
+    /// the live ones, so that a long-lived hub's list does not grow without bound.
+    var staleDependents: Int32 = 0
+    @usableFromInline var flags: Flags = []
+
+    /// "No such time yet".
+    @usableFromInline static let never = UInt64.max
+
+    @usableFromInline struct Flags: OptionSet, Sendable, Hashable {
+        @usableFromInline let rawValue: UInt8
+        @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The finish was deduced (from a dependent's start, a snapshot, a release), not seen.
+        @usableFromInline static let finishInferred = Flags(rawValue: 1)
+        @usableFromInline static let unsignalledFinish = Flags(rawValue: 2)
+        @usableFromInline static let vanished = Flags(rawValue: 4)
+    }
+
+    init(info: OperationInfo, time: UInt64, enqueueOrder: UInt64) {
+        self.info = info
+        addedAt = time
+        self.enqueueOrder = enqueueOrder
+        if info.isReady || info.isCancelled { readyTime = time }
+        if info.isExecuting { startTime = time }
+    }
+
+    // MARK: Facts
+
+    /// The operation's id.
+    @inlinable public var id: OperationID { info.id }
+    /// Its queue; nil for an operation known only as a dependency.
+    @inlinable public var queue: QueueID? { info.queue }
+    /// `name`, if set.
+    @inlinable public var name: String? { info.name }
+    /// The class name.
+    @inlinable public var typeName: String { info.typeName }
+    /// `queuePriority` as declared.
+    @inlinable public var priority: OperationPriority { info.priority }
+    /// The priority the queue schedules it by.
+    @inlinable public var effectivePriority: OperationPriority { info.effectivePriority }
+    /// `qualityOfService`.
+    @inlinable public var qualityOfService: QoSClass { info.qualityOfService }
+    /// `isAsynchronous`.
+    @inlinable public var isAsynchronous: Bool { info.isAsynchronous }
+    /// A barrier block.
+    @inlinable public var isBarrier: Bool { info.isBarrier }
+    /// How it is observed.
+    @inlinable public var observation: ObservationMode { info.observation }
+    /// The operations it waits for.
+    @inlinable public var dependencies: [OperationID] { info.dependencies }
+    /// `isCancelled`.
+    @inlinable public var isCancelled: Bool { info.isCancelled }
+
+    /// Pending, ready, executing or finished: read from the keys (`isExecuting`, `isReady`) and
+    /// whether a finish was seen or deduced.
+    @inlinable public var state: OperationState {
+        if finishTime != Self.never { return .finished }
+        if info.isExecuting { return .executing }
+        return info.isReady ? .ready : .pending
+    }
+
+    /// When it became ready, if it did.
+    @inlinable public var readyAt: UInt64? { readyTime == Self.never ? nil : readyTime }
+    /// When it started, if it did.
+    @inlinable public var startedAt: UInt64? { startTime == Self.never ? nil : startTime }
+    /// When it finished, if it did.
+    @inlinable public var finishedAt: UInt64? { finishTime == Self.never ? nil : finishTime }
+    /// The finish was deduced rather than seen: a later exact finish replaces it, and a sign of
+    /// life (a ready or started event, a snapshot listing it) undoes it.
+    @inlinable public var finishWasInferred: Bool { flags.contains(.finishInferred) }
+    /// `isFinished` reads true but the queue was never told.
+    @inlinable public var unsignalledFinish: Bool { flags.contains(.unsignalledFinish) }
+    /// Disappeared without a finish being seen (sampled operations only).
+    @inlinable public var vanished: Bool { flags.contains(.vanished) }
+
+    /// Recent key changes, oldest first (at most the stream's `historyLimit`).
+    public var history: [KeyChange] { changes.decoded(base: addedAt) }
+
+    /// 1 + the largest level of its dependencies (0 without dependencies), as the dashboard
+    /// model keeps it: also the earliest wave in which it can run. Not part of the stream's
+    /// facts (not coded, not compared).
+    @inlinable public var level: Int { Int(storedLevel) }
+
+    /// Sets the level a consumer derives (see `level`).
+    package mutating func setLevel(_ level: Int) {
+        storedLevel = Int32(clamping: level)
+    }
+
+    // MARK: Derived
+
+    /// The name to show: the app's name, else the type name.
+    @inlinable public var displayName: String { info.displayName }
+
+    /// `#12 parse` (or `#12 ParseOperation`), for messages.
+    public var label: String { "\(id) \(displayName)" }
+
+    /// Wait time so far or until it started (ns).
+    public func waitTime(now: UInt64) -> UInt64 {
+        let end = startedAt ?? finishedAt ?? now
+        return end &- min(addedAt, end)
+    }
+
+    /// Run time so far or until it finished (ns); nil if it never started.
+    public func runTime(now: UInt64) -> UInt64? {
+        guard let startedAt else { return nil }
+        let end = finishedAt ?? now
+        return end >= startedAt ? end - startedAt : 0
+    }
+}
+
+extension OperationRecord: TableRecord {}

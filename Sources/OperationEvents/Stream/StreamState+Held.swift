@@ -1,0 +1,92 @@
+/// Events that arrive before the operation or queue they name was announced (a stream out of
+/// order) are held, a bounded number, and applied right after the announcement: a finish that
+/// overtook its `operationAdded` is not lost. What is held longest goes first when the bound is
+/// reached, counted as an anomaly of the unknown kind. Held events are transient: a keyframe
+/// does not carry them.
+struct HeldEvents: Sendable {
+    /// Events held at most.
+    static let capacity = 4_096
+
+    private var byOperation: [OperationID: [MonitorEvent]] = [:]
+    private var byQueue: [QueueID: [MonitorEvent]] = [:]
+    /// Keys in the order they were first held: the eviction order.
+    private var order: [Key] = []
+    private var head = 0
+    /// Events held.
+    private(set) var count = 0
+
+    enum Key: Hashable, Sendable {
+        case operation(OperationID)
+        case queue(QueueID)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Holds an event; returns the events evicted to make room (with the key they were held for).
+    mutating func hold(_ event: MonitorEvent, for key: Key) -> [(Key, Int)] {
+        switch key {
+        case .operation(let id):
+            if byOperation[id] == nil { order.append(key) }
+            byOperation[id, default: []].append(event)
+        case .queue(let id):
+            if byQueue[id] == nil { order.append(key) }
+            byQueue[id, default: []].append(event)
+        }
+        count += 1
+        var evicted: [(Key, Int)] = []
+        while count > Self.capacity, head < order.count {
+            let oldest = order[head]
+            head += 1
+            let dropped = take(oldest).count
+            if dropped > 0 { evicted.append((oldest, dropped)) }
+        }
+        if head >= 1_024, head * 2 >= order.count {
+            order.removeFirst(head)
+            head = 0
+        }
+        return evicted
+    }
+
+    /// Removes and returns the events held for `key`, in arrival order.
+    mutating func take(_ key: Key) -> [MonitorEvent] {
+        let events: [MonitorEvent]
+        switch key {
+        case .operation(let id): events = byOperation.removeValue(forKey: id) ?? []
+        case .queue(let id): events = byQueue.removeValue(forKey: id) ?? []
+        }
+        count -= events.count
+        // Its place in `order` stays; taking an empty key there later is harmless.
+        return events
+    }
+}
+
+extension StreamState {
+    /// Holds an event about an operation or queue not announced yet; says nothing changed.
+    mutating func hold(_ event: MonitorEvent, for key: HeldEvents.Key) -> StreamChange {
+        for (key, dropped) in held.hold(event, for: key) {
+            for _ in 0..<dropped {
+                switch key {
+                case .operation: counters.count(.unknownOperation)
+                case .queue: counters.count(.unknownQueue)
+                }
+            }
+        }
+        return StreamChange(.none)
+    }
+
+    /// Applies what was held for an operation or queue just announced.
+    mutating func releaseHeld(for key: HeldEvents.Key) -> [ReleasedEvent] {
+        guard !held.isEmpty else { return [] }
+        return held.take(key).map { event in
+            ReleasedEvent(event: event, change: apply(event.change, time: event.time, origin: event.origin))
+        }
+    }
+}
+
+/// An event that arrived before what it names was announced, applied after the announcement.
+public struct ReleasedEvent: Sendable, Equatable {
+    /// The event as it arrived.
+    public var event: MonitorEvent
+    /// What applying it changed.
+    public var change: StreamChange
+}
