@@ -17,8 +17,10 @@ extension DashboardModel {
         for id in change.impliedFinishes { finished(id, time: time) }
         if change.revived, let id = change.operation { revived(id) }
         switch change.effect {
-        case .none, .readinessChanged, .finishConfirmed, .unsignalledFinish, .noted, .queueChanged:
+        case .none, .readinessChanged, .unsignalledFinish, .noted, .queueChanged:
             break
+        case .finishConfirmed(let id):
+            cancellationMayHaveChanged(id)
         case .queueAppeared(let id, _):
             if !queueFacts.contains(id) {
                 queueFacts[id] = QueueFacts(id: id, throughputSeconds: configuration.throughputWindowSeconds)
@@ -43,8 +45,10 @@ extension DashboardModel {
             started(id, time: time)
         case .finished(let id):
             finished(id, time: time)
+            cancellationMayHaveChanged(id)
         case .cancelled(let id):
             if cycleMembers.contains(id) { cyclesDirty = true }
+            cancellationMayHaveChanged(id)
         case .dependencyAdded(let id, let dependency):
             relevel(from: id)
             mayCloseLoop(id, through: dependency)
@@ -89,6 +93,13 @@ extension DashboardModel {
         }
         if let queue, queueFacts.contains(queue) { queueFacts[queue]!.throughput.record(at: time) }
         dequeueFront(of: queue)
+    }
+
+    /// A cancelled operation waits for nothing: its level drops, and a loop through it opens.
+    private mutating func cancellationMayHaveChanged(_ id: OperationID) {
+        guard let (cancelled, level) = operations.read(id, { ($0.isCancelled, $0.level) }), cancelled else { return }
+        if loopMembers.contains(id) { loopsDirty = true }
+        if level != 0 { relevel(from: id) }
     }
 
     /// A deduced finish was undone: the operation waits again, and may be part of a cycle.

@@ -3,7 +3,8 @@ import OperationEvents
 extension DashboardModel {
     /// Finds every dependency cycle among unfinished operations (Tarjan, O(V + E)) and names one
     /// simple cycle per strongly connected component. Operations in a cycle never become ready:
-    /// the queue deadlocks silently.
+    /// the queue deadlocks silently — unless one is cancelled, which releases it (Foundation
+    /// stops counting its dependencies), so a cancelled operation closes no cycle.
     mutating func detectCycles() {
         cyclesDirty = false
         var nodes: [OperationID] = []
@@ -16,7 +17,7 @@ extension DashboardModel {
         // Edges point from an operation to the operations it waits for.
         let operations = self.operations
         let successors: (Int) -> [Int] = { position in
-            (operations.read(nodes[position]) { $0.dependencies } ?? []).compactMap { index[$0] }
+            (operations.read(nodes[position]) { $0.isCancelled ? [] : $0.dependencies } ?? []).compactMap { index[$0] }
         }
         let components = StronglyConnected.cycles(nodeCount: nodes.count, successors: successors)
         cycleMembers = []
@@ -28,10 +29,11 @@ extension DashboardModel {
         }.sorted { $0[0] < $1[0] }
     }
 
-    /// Finds the operations on a loop of the whole retained graph, finished ones included (a
-    /// cycle broken by a cancel stays a loop once its members finished; out-of-order events can
-    /// leave others). Levels ignore the edges between them, which leaves a graph without loops:
-    /// its longest paths are well defined, whatever order they were computed in.
+    /// Finds the operations on a loop of the whole retained graph, finished ones included
+    /// (out-of-order events can leave loops among finished operations). A cancelled operation
+    /// waits for nothing, so a cycle broken by a cancel is no loop. Levels ignore the edges
+    /// between loop members, which leaves a graph without loops: its longest paths are well
+    /// defined, whatever order they were computed in.
     mutating func detectLoops() {
         loopsDirty = false
         loopCheckTrimmed = stream.counters.trimmed
@@ -42,7 +44,7 @@ extension DashboardModel {
             if let slot = table.slot(of: record.pointee.id) { ids[slot] = record.pointee.id }
         }
         let successors: (Int) -> [Int] = { slot in
-            table.read(slot: slot) { $0.dependencies }.compactMap { table.slot(of: $0) }
+            table.read(slot: slot) { $0.isCancelled ? [] : $0.dependencies }.compactMap { table.slot(of: $0) }
         }
         var members: Set<OperationID> = []
         for component in StronglyConnected.cycles(nodeCount: count, successors: successors) {
@@ -58,7 +60,7 @@ extension DashboardModel {
     /// directly or not, for `id`. Looked for within a budget; beyond it, the full check at the
     /// end of the batch decides.
     mutating func mayCloseLoop(_ id: OperationID, through dependency: OperationID) {
-        guard !loopsDirty else { return }
+        guard !loopsDirty, operations.read(id, { $0.isCancelled }) == false else { return }
         if reaches(from: dependency, to: id, budget: 256) != false {
             loopsDirty = true
             cyclesDirty = true

@@ -6,9 +6,10 @@ extension DashboardModel {
     static let relevelBudget = 512
 
     /// 1 + the largest level of the operation's retained dependencies; edges between operations
-    /// on loops are ignored, so the value is finite even in a deadlocked graph.
+    /// on loops are ignored, so the value is finite even in a deadlocked graph. A cancelled
+    /// operation waits for nothing (Foundation releases it): 0.
     func computedLevel(of id: OperationID) -> Int {
-        guard let dependencies = operations.read(id, { $0.dependencies }) else { return 0 }
+        guard let (dependencies, cancelled) = operations.read(id, { ($0.dependencies, $0.isCancelled) }), !cancelled else { return 0 }
         var level = 0
         let checkLoops = !loopMembers.isEmpty && loopMembers.contains(id)
         for dependency in dependencies {
@@ -55,7 +56,7 @@ extension DashboardModel {
         let members = loopMembers
         let table = operations
         table.forEach { record in
-            guard let slot = table.slot(of: record.pointee.id) else { return }
+            guard !record.pointee.isCancelled, let slot = table.slot(of: record.pointee.id) else { return }
             let inCycle = checkLoops && members.contains(record.pointee.id)
             for dependency in record.pointee.dependencies {
                 guard let from = table.slot(of: dependency), from != slot else { continue }
@@ -99,8 +100,9 @@ extension DashboardModel {
         stream.updateLevels { slot, _ in Int(level[slot]) }
     }
 
-    /// Whether `start` depends, directly or transitively, on `target` (then a new edge
-    /// target → start closes a cycle); nil when `budget` operations were visited without an answer.
+    /// Whether `start` waits, directly or transitively, on `target` (then a new edge
+    /// target → start closes a loop); nil when `budget` operations were visited without an
+    /// answer. Cancelled operations wait for nothing.
     func reaches(from start: OperationID, to target: OperationID, budget: Int) -> Bool? {
         if start == target { return true }
         var seen: Set<OperationID> = [start]
@@ -109,7 +111,8 @@ extension DashboardModel {
         while let current = stack.popLast() {
             guard budget > 0 else { return nil }
             budget -= 1
-            guard let dependencies = operations.read(current, { $0.dependencies }) else { continue }
+            guard let (dependencies, cancelled) = operations.read(current, { ($0.dependencies, $0.isCancelled) }),
+                  !cancelled else { continue }
             for dependency in dependencies {
                 if dependency == target { return true }
                 if seen.insert(dependency).inserted { stack.append(dependency) }

@@ -122,7 +122,11 @@ public struct DashboardModel: Sendable {
     mutating func finishBatch() {
         stream.trim(now: now)
         if !loopMembers.isEmpty, stream.counters.trimmed != loopCheckTrimmed { loopsDirty = true }
-        if loopsDirty { detectLoops() }
+        if loopsDirty {
+            // Whatever closed or opened a loop may have done so among unfinished operations.
+            detectLoops()
+            cyclesDirty = true
+        }
         if cyclesDirty { detectCycles() }
         if levelsDirty { recomputeLevels() }
         compactStartLists()

@@ -4,9 +4,21 @@ import OperationBridge
 import OperationEvents
 
 /// A real monitor whose events feed a model, for tests built from real queues.
+///
+/// Its clock is manual: each reading moves it on by one microsecond, so event times keep their
+/// order but no wall-clock interval can pass between two events. A verdict that depends on time
+/// (a grace period, a threshold) depends on what the test does, never on how busy the machine is.
 final class LiveMonitor {
-    let monitor = OperationMonitor()
+    let clock = TickingClock()
+    let monitor: OperationMonitor
     var model = DashboardModel()
+
+    init() {
+        var configuration = OperationMonitor.Configuration()
+        let clock = self.clock
+        configuration.clock = MonitorClock { clock.read() }
+        monitor = OperationMonitor(configuration: configuration)
+    }
 
     /// Applies everything the monitor has produced (sampling once first).
     func sync() {
@@ -15,16 +27,32 @@ final class LiveMonitor {
         model.advance(to: monitor.now())
     }
 
-    /// Syncs until `condition` holds on the model (or the timeout passes).
+    /// Syncs until `condition` holds on the model: the verdict comes from the events. The
+    /// deadline only ends a hang (a condition that can never hold), far beyond any slow machine.
     @discardableResult
-    func sync(until condition: (DashboardModel) -> Bool, timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+    func sync(until condition: (DashboardModel) -> Bool, hangGuard: TimeInterval = 120) -> Bool {
+        let deadline = Date().addingTimeInterval(hangGuard)
         repeat {
             sync()
             if condition(model) { return true }
-            usleep(2_000)
+            // Let the queues' threads run; the next read sees what they did.
+            usleep(1_000)
         } while Date() < deadline
         return false
+    }
+}
+
+/// A manual clock: every reading advances it by one microsecond.
+final class TickingClock: @unchecked Sendable {
+    // Safety: `time` is only touched under `lock`.
+    private let lock = NSLock()
+    private var time: UInt64 = 1_000_000_000
+
+    func read() -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        time += 1_000
+        return time
     }
 }
 
