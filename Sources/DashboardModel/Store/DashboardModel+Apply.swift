@@ -78,7 +78,7 @@ extension DashboardModel {
     private mutating func started(_ id: OperationID, time: UInt64) {
         guard let (addedAt, queue, qos) = operations.read(id, { ($0.addedAt, $0.queue, $0.qualityOfService) }) else { return }
         let wait = time >= addedAt ? time - addedAt : 0
-        if let queue, queueFacts.contains(queue) { queueFacts[queue]!.latency.recordWait(nanoseconds: wait) }
+        if let queue { queueFacts.update(queue) { $0.latency.recordWait(nanoseconds: wait) } }
         latencyByQoS[qos, default: LatencyStatistics()].recordWait(nanoseconds: wait)
         dequeueFront(of: queue)
     }
@@ -88,10 +88,10 @@ extension DashboardModel {
         guard let (startedAt, queue, qos) = operations.read(id, { ($0.startedAt, $0.queue, $0.qualityOfService) }) else { return }
         if let startedAt {
             let run = time >= startedAt ? time - startedAt : 0
-            if let queue, queueFacts.contains(queue) { queueFacts[queue]!.latency.recordRun(nanoseconds: run) }
+            if let queue { queueFacts.update(queue) { $0.latency.recordRun(nanoseconds: run) } }
             latencyByQoS[qos, default: LatencyStatistics()].recordRun(nanoseconds: run)
         }
-        if let queue, queueFacts.contains(queue) { queueFacts[queue]!.throughput.record(at: time) }
+        if let queue { queueFacts.update(queue) { $0.throughput.record(at: time) } }
         dequeueFront(of: queue)
     }
 

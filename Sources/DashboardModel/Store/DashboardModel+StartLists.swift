@@ -13,23 +13,32 @@ extension DashboardModel {
         if !queueFacts.contains(queue) {
             queueFacts[queue] = QueueFacts(id: queue, throughputSeconds: configuration.throughputWindowSeconds)
         }
-        queueFacts[queue]!.startLists[QueueFacts.listIndex(priority)].append(id)
-        if again { queueFacts[queue]!.mayHoldRepeats = true }
+        queueFacts.update(queue) { facts in
+            facts.startLists[QueueFacts.listIndex(priority)].append(id)
+            if again { facts.mayHoldRepeats = true }
+        }
     }
 
     /// Drops started, finished and moved entries from the fronts of a queue's lists.
     mutating func dequeueFront(of queue: QueueID?) {
-        guard let queue, queueFacts.contains(queue) else { return }
-        for index in OperationPriority.schedulingOrder.indices {
-            while let first = queueFacts.read(queue, { $0.startLists[index].first }) ?? nil, !isLive(first, in: queue, list: index) {
-                queueFacts[queue]!.startLists[index].removeFirst()
+        guard let queue else { return }
+        let table = stream.operations
+        queueFacts.update(queue) { facts in
+            for index in facts.startLists.indices {
+                while let first = facts.startLists[index].first, !Self.isLive(first, in: queue, list: index, table) {
+                    facts.startLists[index].removeFirst()
+                }
             }
         }
     }
 
     /// True while `id` belongs at this place of the queue's start lists.
     func isLive(_ id: OperationID, in queue: QueueID, list index: Int) -> Bool {
-        guard let (state, owner, priority) = operations.read(id, { ($0.state, $0.queue, $0.effectivePriority) }) else { return false }
+        Self.isLive(id, in: queue, list: index, operations)
+    }
+
+    static func isLive(_ id: OperationID, in queue: QueueID, list index: Int, _ table: OperationTable) -> Bool {
+        guard let (state, owner, priority) = table.read(id, { ($0.state, $0.queue, $0.effectivePriority) }) else { return false }
         return state < .executing && owner == queue && QueueFacts.listIndex(priority) == index
     }
 

@@ -104,6 +104,13 @@ public struct OperationRecord: Sendable {
     /// facts (not coded, not compared).
     @inlinable public var level: Int { Int(storedLevel) }
 
+    /// Appends a key change to the history (at most `limit` kept).
+    mutating func remember(_ key: KeyChange.Key, _ value: Bool, time: UInt64, origin: EventOrigin, detail: Int32 = 0,
+                           limit: Int) {
+        guard limit > 0 else { return }
+        changes.append(KeyChange(time: time, key: key, value: value, origin: origin, detail: detail), base: addedAt, limit: limit)
+    }
+
     /// Sets the level a consumer derives (see `level`).
     package mutating func setLevel(_ level: Int) {
         storedLevel = Int32(clamping: level)

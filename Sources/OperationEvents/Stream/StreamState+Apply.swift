@@ -151,23 +151,23 @@ extension StreamState {
 
     /// Counts an operation in (`delta` 1) or out (-1) of its queue in `state`.
     mutating func count(in queue: QueueID?, _ state: OperationState, _ delta: Int) {
-        guard let queue, queues.contains(queue) else { return }
-        queues[queue]!.count(state, delta)
+        guard let queue else { return }
+        queues.update(queue) { $0.count(state, delta) }
     }
 
     /// Counts a state change of an operation of `queue`.
     mutating func move(in queue: QueueID?, from old: OperationState, to new: OperationState) {
-        guard old != new, let queue, queues.contains(queue) else { return }
-        queues[queue]!.count(old, -1)
-        queues[queue]!.count(new, 1)
+        guard old != new, let queue else { return }
+        queues.update(queue) { record in
+            record.count(old, -1)
+            record.count(new, 1)
+        }
     }
 
     /// Appends a key change to an operation's history.
     mutating func remember(_ id: OperationID, _ key: KeyChange.Key, _ value: Bool, time: UInt64, origin: EventOrigin,
                            detail: Int32 = 0) {
         let limit = retention.historyLimit
-        guard limit > 0, let addedAt = operations.read(id, { $0.addedAt }) else { return }
-        operations[id]!.changes.append(KeyChange(time: time, key: key, value: value, origin: origin, detail: detail),
-                                       base: addedAt, limit: limit)
+        operations.update(id) { $0.remember(key, value, time: time, origin: origin, detail: detail, limit: limit) }
     }
 }

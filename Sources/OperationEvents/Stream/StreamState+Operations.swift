@@ -109,11 +109,15 @@ extension StreamState {
         case .pending, .ready:
             if (state == .ready) == isReady { return anomaly(.duplicate) }
         }
-        let current = operations.read(id, { $0.state })!
-        operations[id]!.info.isReady = isReady
-        if isReady, operations.read(id, { $0.readyTime })! == OperationRecord.never { operations[id]!.readyTime = time }
+        let limit = retention.historyLimit
+        let current = operations.update(id) { record -> OperationState in
+            let current = record.state
+            record.info.isReady = isReady
+            if isReady, record.readyTime == OperationRecord.never { record.readyTime = time }
+            record.remember(.isReady, isReady, time: time, origin: origin, limit: limit)
+            return current
+        }!
         move(in: queue, from: current, to: isReady ? .ready : .pending)
-        remember(id, .isReady, isReady, time: time, origin: origin)
         var change = StreamChange(.readinessChanged(id))
         change.revived = revived
         return change
@@ -139,12 +143,16 @@ extension StreamState {
             // not seen yet (a sampled or external dependency, an older stream) is deduced.
             change.impliedFinishes = finishDependencies(of: id, time: time)
         }
-        let current = operations.read(id, { $0.state })!
-        operations[id]!.info.isExecuting = true
-        operations[id]!.startTime = time
-        if operations.read(id, { $0.readyTime })! == OperationRecord.never { operations[id]!.readyTime = time }
+        let limit = retention.historyLimit
+        let current = operations.update(id) { record -> OperationState in
+            let current = record.state
+            record.info.isExecuting = true
+            record.startTime = time
+            if record.readyTime == OperationRecord.never { record.readyTime = time }
+            record.remember(.isExecuting, true, time: time, origin: origin, limit: limit)
+            return current
+        }!
         move(in: queue, from: current, to: .executing)
-        remember(id, .isExecuting, true, time: time, origin: origin)
         return change
     }
 
@@ -267,17 +275,22 @@ extension StreamState {
     private mutating func finish(_ id: OperationID, cancelled: Bool, time: UInt64, origin: EventOrigin, inferred: Bool) {
         guard let (state, wasCancelled, queue) = operations.read(id, { ($0.state, $0.isCancelled, $0.queue) }),
               state != .finished else { return }
-        if cancelled { operations[id]!.info.isCancelled = true }
-        operations[id]!.info.isExecuting = false
-        operations[id]!.finishTime = time
-        if inferred { operations[id]!.flags.insert(.finishInferred) }
-        if let queue, queues.contains(queue) {
-            queues[queue]!.count(state, -1)
-            queues[queue]!.finished += 1
-            if cancelled || wasCancelled { queues[queue]!.cancelled += 1 }
+        let limit = retention.historyLimit
+        operations.update(id) { record in
+            if cancelled { record.info.isCancelled = true }
+            record.info.isExecuting = false
+            record.finishTime = time
+            if inferred { record.flags.insert(.finishInferred) }
+            if state == .executing { record.remember(.isExecuting, false, time: time, origin: origin, limit: limit) }
+            record.remember(.isFinished, true, time: time, origin: origin, limit: limit)
         }
-        if state == .executing { remember(id, .isExecuting, false, time: time, origin: origin) }
-        remember(id, .isFinished, true, time: time, origin: origin)
+        if let queue {
+            queues.update(queue) { record in
+                record.count(state, -1)
+                record.finished += 1
+                if cancelled || wasCancelled { record.cancelled += 1 }
+            }
+        }
         finishedOrder.append(id)
         retainedFinished += 1
     }
