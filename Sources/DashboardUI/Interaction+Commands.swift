@@ -81,7 +81,7 @@ extension Interaction {
         return [.command(.setMaxConcurrency(queue: queue, count: next)), .redraw]
     }
 
-    private mutating func refuseSampled(_ queue: QueueID, _ record: QueueSummary) -> [Effect] {
+    private mutating func refuseSampled(_ queue: QueueID, _ record: QueueRecord) -> [Effect] {
         error("\(queue) '\(record.name)' is only sampled: OpScope can watch it but not change it")
     }
 

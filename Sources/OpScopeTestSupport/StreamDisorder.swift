@@ -77,7 +77,7 @@ extension StreamState {
                 continue
             }
             if mine.info != truth.info { result.append("queue \(truth.id): \(mine.info), truth \(truth.info)") }
-            let counts = { (queue: QueueRecord) in [queue.pending, queue.ready, queue.executing] }
+            let counts = { (queue: StreamQueue) in [queue.pending, queue.ready, queue.executing] }
             if counts(mine) != counts(truth) {
                 result.append("queue \(truth.id): pending/ready/executing \(counts(mine)), truth \(counts(truth))")
             }

@@ -14,6 +14,13 @@ extension DashboardModel {
     /// Updates levels, start lists, cycles and statistics after a change of the stream state.
     /// Bounded work: what cannot be followed within a small budget is marked for the batch's end.
     mutating func react(to change: StreamChange, time: UInt64) {
+        if change.effect != .none || change.revived || !change.released.isEmpty { stateVersion &+= 1 }
+        switch change.effect {
+        case .operationAdded, .operationUpdated, .dependencyAdded, .dependencyRemoved, .queueAppeared, .queueReleased:
+            structureVersion &+= 1
+        default:
+            if change.revived || !change.impliedFinishes.isEmpty { structureVersion &+= 1 }
+        }
         for id in change.impliedFinishes { finished(id, time: time) }
         if change.revived, let id = change.operation { revived(id) }
         switch change.effect {

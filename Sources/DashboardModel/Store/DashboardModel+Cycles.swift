@@ -20,6 +20,7 @@ extension DashboardModel {
             (operations.read(nodes[position]) { $0.isCancelled ? [] : $0.dependencies } ?? []).compactMap { index[$0] }
         }
         let components = StronglyConnected.cycles(nodeCount: nodes.count, successors: successors)
+        let previous = cycleMembers
         cycleMembers = []
         cycles = components.map { component in
             let members = Set(component)
@@ -27,6 +28,7 @@ extension DashboardModel {
             for member in component { cycleMembers.insert(nodes[member]) }
             return StronglyConnected.shortestCycle(through: start, within: members, successors: successors).map { nodes[$0] }
         }.sorted { $0[0] < $1[0] }
+        if previous != cycleMembers { structureVersion &+= 1 }
     }
 
     /// Finds the operations on a loop of the whole retained graph, finished ones included

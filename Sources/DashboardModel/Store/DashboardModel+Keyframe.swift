@@ -8,6 +8,8 @@ extension DashboardModel {
         stream.adopt(keyframe)
         if stream.time > now { now = stream.time }
         rebuildDerivedFacts()
+        stateVersion &+= 1
+        structureVersion &+= 1
     }
 
     /// Reconciles the state with a live snapshot after events were lost: the stream state takes
@@ -21,6 +23,8 @@ extension DashboardModel {
             react(to: stream.apply(event.change, time: event.time, origin: event.origin), time: event.time)
         }
         stream.finishCatchUp(at: snapshot)
+        stateVersion &+= 1
+        structureVersion &+= 1
         finishBatch()
     }
 

@@ -25,6 +25,11 @@ public struct DashboardModel: Sendable {
     public internal(set) var latencyByQoS: [QoSClass: LatencyStatistics] = [:]
     /// Dependency cycles among unfinished operations, each in dependency order.
     public internal(set) var cycles: [[OperationID]] = []
+    /// Incremented on every change the model applied: what was drawn from an older value is stale.
+    public internal(set) var stateVersion = 0
+    /// Incremented when operations or edges were added or removed, or cycles changed (layouts
+    /// and orders depend on it).
+    public internal(set) var structureVersion = 0
 
     /// Start lists and statistics per queue.
     var queueFacts = RecordTable<QueueFacts>()
@@ -42,6 +47,8 @@ public struct DashboardModel: Sendable {
     var loopsDirty = false
     /// The trimmed count when loops were last found: a trimmed member may open a loop.
     var loopCheckTrimmed = 0
+    /// The trimmed count at the end of the last batch: trimming changes the structure.
+    var trimmedSeen = 0
     /// Queues that operations named before the queue appeared.
     var queuesAwaited: Set<QueueID> = []
 
@@ -57,7 +64,7 @@ public struct DashboardModel: Sendable {
     }
 
     /// Queues seen (released ones stay, marked, while they have retained operations).
-    public var queues: QueueSummaries { QueueSummaries(records: stream.queues, facts: queueFacts) }
+    public var queues: QueueTable { QueueTable(records: stream.queues, facts: queueFacts) }
 
     /// Events lost before they reached the model (from its batches and snapshots).
     public var droppedEvents: Int { stream.counters.eventsLost }
@@ -121,6 +128,11 @@ public struct DashboardModel: Sendable {
     /// Work done once per batch rather than per event.
     mutating func finishBatch() {
         stream.trim(now: now)
+        if stream.counters.trimmed != trimmedSeen {
+            trimmedSeen = stream.counters.trimmed
+            stateVersion &+= 1
+            structureVersion &+= 1
+        }
         if !loopMembers.isEmpty, stream.counters.trimmed != loopCheckTrimmed { loopsDirty = true }
         if loopsDirty {
             // Whatever closed or opened a loop may have done so among unfinished operations.

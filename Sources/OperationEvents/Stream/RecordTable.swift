@@ -235,4 +235,4 @@ extension Identifier: TableKey {}
 /// A stream's operations.
 public typealias OperationTable = RecordTable<OperationRecord>
 /// A stream's queues.
-public typealias QueueTable = RecordTable<QueueRecord>
+public typealias StreamQueueTable = RecordTable<StreamQueue>

@@ -102,14 +102,14 @@ extension StreamState {
             queues[info.id]!.isReleased = false
             return StreamChange(.queueAppeared(info.id, isNew: false))
         }
-        queues[info.id] = QueueRecord(info: info)
+        queues[info.id] = StreamQueue(info: info)
         if !unseenQueues.isEmpty, unseenQueues.remove(info.id) != nil { recount(info.id) }
         var change = StreamChange(.queueAppeared(info.id, isNew: true))
         change.released = releaseHeld(for: .queue(info.id))
         return change
     }
 
-    private mutating func updateQueue(_ id: QueueID, _ body: (inout QueueRecord) -> Void) -> StreamChange {
+    private mutating func updateQueue(_ id: QueueID, _ body: (inout StreamQueue) -> Void) -> StreamChange {
         guard queues.contains(id) else { return anomaly(.unknownQueue) }
         body(&queues[id]!)
         return StreamChange(.queueChanged(id))

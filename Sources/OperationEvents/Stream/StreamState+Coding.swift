@@ -15,7 +15,7 @@ extension StreamState: Codable {
         time = try container.decode(UInt64.self, forKey: .time)
         nextEnqueueOrder = try container.decode(UInt64.self, forKey: .nextEnqueueOrder)
         counters = try container.decode(StreamCounters.self, forKey: .counters)
-        for queue in try container.decode([QueueRecord].self, forKey: .queues) {
+        for queue in try container.decode([StreamQueue].self, forKey: .queues) {
             guard !queues.contains(queue.id) else {
                 throw DecodingError.dataCorruptedError(forKey: .queues, in: container, debugDescription: "queue \(queue.id) listed twice")
             }
@@ -88,7 +88,7 @@ extension StreamState: Equatable {
     }
 }
 
-extension QueueRecord: Codable {
+extension StreamQueue: Codable {
     private enum CodingKeys: String, CodingKey {
         case info, released, sampledDepth, finished, cancelled, trimmed
     }

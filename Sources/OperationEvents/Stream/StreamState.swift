@@ -14,7 +14,7 @@ public struct StreamState: Sendable {
     /// Every retained operation: all unfinished ones, and finished ones within the retention.
     public internal(set) var operations = OperationTable()
     /// Every queue seen and not yet forgotten (a released queue stays while it has operations).
-    public internal(set) var queues = QueueTable()
+    public internal(set) var queues = StreamQueueTable()
     /// Anomalies, losses, gaps and trimmed totals.
     public internal(set) var counters = StreamCounters()
     /// The sequence number of the next event this state expects: every event before it is
@@ -50,7 +50,7 @@ public struct StreamState: Sendable {
     public subscript(id: OperationID) -> OperationRecord? { operations[id] }
 
     /// The queue, if held.
-    public subscript(queue id: QueueID) -> QueueRecord? { queues[id] }
+    public subscript(queue id: QueueID) -> StreamQueue? { queues[id] }
 
     /// Replaces this state with a keyframe's, keeping this state's retention (and trimming to
     /// it) and the larger count of lost events.

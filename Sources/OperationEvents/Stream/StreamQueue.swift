@@ -1,6 +1,6 @@
 /// Everything a stream says about one queue: the bridge's description of it as last reported,
 /// how many of its operations are in each state, and what it has finished.
-public struct QueueRecord: Sendable, Equatable {
+public struct StreamQueue: Sendable, Equatable {
     /// The queue's keys as last reported (`queueAppeared`, kept current by later queue events).
     public internal(set) var info: QueueInfo
     /// The queue object was released.
@@ -62,4 +62,4 @@ public struct QueueRecord: Sendable, Equatable {
     }
 }
 
-extension QueueRecord: TableRecord {}
+extension StreamQueue: TableRecord {}

@@ -1,11 +1,11 @@
 import DequeModule
 import OperationEvents
 
-/// One queue as the model states it: the stream's record of it, with the statistics derived
-/// from its operations' times.
-public struct QueueSummary: Sendable {
+/// One queue as the model states it: the stream's record of it (`StreamQueue`), with the
+/// statistics derived from its operations' times.
+public struct QueueRecord: Sendable {
     /// What the stream says about the queue.
-    public let record: QueueRecord
+    public let record: StreamQueue
     /// Wait and run time percentiles.
     public let latency: LatencyStatistics
     /// Finishes per second.
@@ -50,18 +50,18 @@ public struct QueueSummary: Sendable {
 }
 
 /// The model's queues by id: the stream's records joined with what the model derives.
-public struct QueueSummaries: Sendable {
-    let records: QueueTable
+public struct QueueTable: Sendable {
+    let records: StreamQueueTable
     let facts: RecordTable<QueueFacts>
 
     /// The queue, if held.
-    public subscript(id: QueueID) -> QueueSummary? {
+    public subscript(id: QueueID) -> QueueRecord? {
         guard let record = records[id] else { return nil }
         return summary(record)
     }
 
     /// Every queue, in no particular order.
-    public var values: [QueueSummary] { records.values.map(summary) }
+    public var values: [QueueRecord] { records.values.map(summary) }
 
     /// Every queue's id, in no particular order.
     public var ids: [QueueID] { records.ids }
@@ -75,9 +75,15 @@ public struct QueueSummaries: Sendable {
     /// True when `id` is held.
     public func contains(_ id: QueueID) -> Bool { records.contains(id) }
 
-    private func summary(_ record: QueueRecord) -> QueueSummary {
+    /// Reads from the queue of `id`; nil when it is not held.
+    public func read<T>(_ id: QueueID, _ body: (borrowing QueueRecord) -> T) -> T? {
+        guard let record = self[id] else { return nil }
+        return body(record)
+    }
+
+    private func summary(_ record: StreamQueue) -> QueueRecord {
         let derived = facts.read(record.id) { ($0.latency, $0.throughput) }
-        return QueueSummary(record: record, latency: derived?.0 ?? LatencyStatistics(),
+        return QueueRecord(record: record, latency: derived?.0 ?? LatencyStatistics(),
                             throughput: derived?.1 ?? ThroughputMeter(seconds: 1))
     }
 }
