@@ -48,8 +48,9 @@ public struct EventIngest: Sendable {
                 model.apply(EventBatch(start: start, events: [], droppedTotal: batch.droppedTotal))
                 history?.restart(from: model)
                 model.apply(EventBatch(events: batch.events, droppedTotal: batch.droppedTotal))
-            } else {
-                model.apply(batch)
+            } else if model.apply(batch) {
+                // A gap in the sequence, or events lost: start afresh from the source's present.
+                subscription.resynchronize()
             }
             history?.record(batch.events, liveModelAfter: model)
             collected?.append(contentsOf: batch.events)
