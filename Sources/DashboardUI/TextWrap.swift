@@ -1,4 +1,7 @@
-/// Fitting sentences into columns without cutting words.
+import TerminalKit
+
+/// Fitting sentences into columns without cutting words. Widths are terminal columns (a CJK
+/// character or an emoji takes two), and text is made visible first (see `TerminalText`).
 enum TextWrap {
     /// Greedy word wrap to `width` columns. Words are never split, unless one is longer than a
     /// whole line (then it is cut into line-sized pieces).
@@ -6,18 +9,24 @@ enum TextWrap {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var current = ""
-        for word in words(text) {
+        var currentWidth = 0
+        for word in words(TerminalText.visible(text)) {
             var word = Substring(word)
-            if !current.isEmpty, current.count + 1 + word.count <= width {
+            var wordWidth = TerminalText.width(String(word))
+            if !current.isEmpty, currentWidth + 1 + wordWidth <= width {
                 current += " " + word
+                currentWidth += 1 + wordWidth
                 continue
             }
             if !current.isEmpty { lines.append(current) }
-            while word.count > width {
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
+            while wordWidth > width {
+                let piece = prefix(word, columns: width)
+                lines.append(String(piece))
+                word = word.dropFirst(piece.count)
+                wordWidth = TerminalText.width(String(word))
             }
             current = String(word)
+            currentWidth = wordWidth
         }
         if !current.isEmpty { lines.append(current) }
         return lines
@@ -45,16 +54,32 @@ enum TextWrap {
 
     /// `text` in at most `width` columns, cut after a whole word with `…` when it does not fit.
     static func fit(_ text: String, width: Int) -> String {
-        guard text.count > width else { return text }
-        guard width > 1 else { return String(text.prefix(max(0, width))) }
+        let text = TerminalText.visible(text)
+        guard TerminalText.width(text) > width else { return text }
+        guard width > 1 else { return String(prefix(Substring(text), columns: max(0, width))) }
         var result = ""
         for word in words(text) {
             let next = result.isEmpty ? String(word) : result + " " + word
-            if next.count + 1 > width { break }
+            if TerminalText.width(next) + 1 > width { break }
             result = next
         }
         // A first word longer than the room: cut it (there is no better place).
-        if result.isEmpty { result = String(text.prefix(width - 1)) }
+        if result.isEmpty { result = String(prefix(Substring(text), columns: width - 1)) }
         return result + "…"
+    }
+
+    /// The longest start of `text` that takes at most `columns` columns (at least one character
+    /// when `columns` > 0, so that a wide character never stalls a wrap).
+    private static func prefix(_ text: Substring, columns: Int) -> Substring {
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let width = TerminalText.columns(text[index])
+            if used + width > columns, end > text.startIndex || columns < 1 { break }
+            used += width
+            end = text.index(after: index)
+            if used >= columns { break }
+        }
+        return text[text.startIndex..<end]
     }
 }

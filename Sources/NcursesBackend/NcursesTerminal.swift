@@ -144,9 +144,15 @@ public final class NcursesTerminal: TerminalSurface {
                 let style = run.cells[start].style
                 var end = start
                 text.removeAll(keepingCapacity: true)
-                while end < run.cells.count, run.cells[end].style == style {
-                    for scalar in run.cells[end].character.unicodeScalars { text.append(wchar_t(bitPattern: scalar.value)) }
+                // The right half of a wide character is drawn by its left half (the terminal
+                // moves two columns): it adds nothing and never splits a run.
+                while end < run.cells.count, run.cells[end].isContinuation || run.cells[end].style == style {
+                    let cell = run.cells[end]
                     end += 1
+                    if cell.isContinuation { continue }
+                    for scalar in cell.character.unicodeScalars where !TerminalText.needsEscape(scalar) {
+                        text.append(wchar_t(bitPattern: scalar.value))
+                    }
                 }
                 apply(style)
                 // The last cell of the screen: writing it may scroll on some terminals; ncurses handles it.

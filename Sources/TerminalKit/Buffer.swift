@@ -24,18 +24,46 @@ public struct Buffer: Sendable, Equatable {
     }
 
     /// Writes `text` from (`x`, `y`), clipped to `clip` (and the buffer); returns the column after
-    /// the last character written. Wide and control characters are replaced (one column each).
+    /// the last character written. The text is made visible first (``TerminalText/visible(_:)``:
+    /// control, escape and bidirectional characters are shown as inert text); wide characters take
+    /// two cells, and one that would straddle the clip's edge is shown as a space.
     @discardableResult
     public mutating func write(_ text: String, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
         let bounds = (clip ?? area).intersection(area)
         guard y >= bounds.y, y < bounds.maxY else { return x }
         var column = x
-        for character in text {
+        for character in TerminalText.visible(text) {
             if column >= bounds.maxX { break }
-            if column >= bounds.x { cells[y * width + column] = Cell(Self.displayable(character), style: style) }
-            column += 1
+            let columns = TerminalText.columns(character)
+            if columns == 2 {
+                if column >= bounds.x, column + 1 < bounds.maxX {
+                    put(Cell(character, style: style), at: column, row: y)
+                    put(Cell(Cell.continuationCharacter, style: style), at: column + 1, row: y)
+                } else {
+                    // Half of it would be cut: a blank says "something is here" without lying.
+                    if column >= bounds.x { put(Cell(" ", style: style), at: column, row: y) }
+                    if column + 1 >= bounds.x, column + 1 < bounds.maxX { put(Cell(" ", style: style), at: column + 1, row: y) }
+                }
+                column += 2
+            } else {
+                if column >= bounds.x { put(Cell(character, style: style), at: column, row: y) }
+                column += 1
+            }
         }
         return column
+    }
+
+    /// Sets one cell, first breaking up any wide character the new cell overlaps, so that no
+    /// half of a wide character is left without its other half.
+    private mutating func put(_ cell: Cell, at column: Int, row: Int) {
+        let index = row * width + column
+        if cells[index].isContinuation, column > 0, !cell.isContinuation {
+            cells[index - 1].character = " "
+        }
+        if column + 1 < width, cells[index + 1].isContinuation, TerminalText.columns(cells[index].character) == 2 {
+            cells[index + 1].character = " "
+        }
+        cells[index] = cell
     }
 
     /// Fills a rectangle with one cell.
@@ -43,6 +71,9 @@ public struct Buffer: Sendable, Equatable {
         let target = rect.intersection(area)
         guard !target.isEmpty else { return }
         for row in target.y..<target.maxY {
+            // Wide characters cut by either edge lose their other half too.
+            if cells[row * width + target.x].isContinuation, target.x > 0 { cells[row * width + target.x - 1].character = " " }
+            if target.maxX < width, cells[row * width + target.maxX].isContinuation { cells[row * width + target.maxX].character = " " }
             for column in target.x..<target.maxX { cells[row * width + column] = cell }
         }
     }
@@ -54,24 +85,6 @@ public struct Buffer: Sendable, Equatable {
         for row in target.y..<target.maxY {
             for column in target.x..<target.maxX { change(&cells[row * width + column].style) }
         }
-    }
-
-    /// A character that occupies exactly one column: control characters become `?`, and
-    /// characters terminals draw two columns wide (CJK, most emoji) become `?` as well, so that
-    /// the model of the screen and the screen agree.
-    public static func displayable(_ character: Character) -> Character {
-        guard let scalar = character.unicodeScalars.first else { return " " }
-        let value = scalar.value
-        if value < 0x20 || (0x7F..<0xA0).contains(value) { return "?" }
-        if character.unicodeScalars.count > 1 && !character.unicodeScalars.dropFirst().allSatisfy({ $0.properties.generalCategory == .nonspacingMark }) {
-            return "?"
-        }
-        if (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value) || (0xAC00...0xD7A3).contains(value)
-            || (0xF900...0xFAFF).contains(value) || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
-            || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value) || (0x20000...0x3FFFD).contains(value) {
-            return "?"
-        }
-        return character
     }
 
     // MARK: Diffing
@@ -106,8 +119,11 @@ public struct Buffer: Sendable, Equatable {
                     column += 1
                     continue
                 }
+                // A changed right half is redrawn from its left half: a terminal draws a wide
+                // character whole.
+                if cells[index].isContinuation, column > 0 { column -= 1 }
                 var end = column + 1
-                var lastChanged = column
+                var lastChanged = max(column, index - row * width)
                 while end < width, end - lastChanged <= 4 {
                     let at = row * width + end
                     if !sameSize || previous!.cells[at] != cells[at] { lastChanged = end }
@@ -121,16 +137,24 @@ public struct Buffer: Sendable, Equatable {
     }
 
     /// Replaces every character through `transform` (e.g. an ASCII-only mode as a last pass).
+    /// A wide character replaced by a narrow one gives its second cell a space.
     public mutating func mapCharacters(_ transform: (Character) -> Character) {
         for index in cells.indices where !cells[index].character.isASCII {
-            cells[index].character = transform(cells[index].character)
+            let before = cells[index].character
+            let after = transform(before)
+            cells[index].character = after
+            if index + 1 < cells.count, cells[index + 1].isContinuation, TerminalText.columns(before) == 2,
+               TerminalText.columns(after) != 2 {
+                cells[index + 1].character = " "
+            }
         }
     }
 
     /// The text of each row, trailing spaces removed: what a person sees (tests compare it).
     public func lines() -> [String] {
         (0..<height).map { row in
-            var line = String(cells[(row * width)..<(row * width + width)].map(\.character))
+            // The right half of a wide character is part of the character before it.
+            var line = String(cells[(row * width)..<(row * width + width)].lazy.filter { !$0.isContinuation }.map(\.character))
             while line.last == " " { line.removeLast() }
             return line
         }

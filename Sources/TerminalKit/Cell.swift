@@ -1,7 +1,7 @@
 /// One character cell of the screen.
 public struct Cell: Sendable, Hashable {
-    /// The character shown (a space when empty). Every character OpScope draws is one column wide;
-    /// `Buffer` replaces wider ones (see `Buffer.displayable`).
+    /// The character shown (a space when empty). A wide character (CJK, emoji) takes its cell
+    /// and the next, which holds ``continuation``.
     public var character: Character
     /// How it looks.
     public var style: Style
@@ -14,4 +14,11 @@ public struct Cell: Sendable, Hashable {
 
     /// An empty cell.
     public static let blank = Cell()
+
+    /// The character of the right half of a wide character. NUL never reaches a buffer any
+    /// other way (``TerminalText/visible(_:)`` shows it as `^@`), so it cannot be mistaken.
+    public static let continuationCharacter: Character = "\u{0}"
+
+    /// Whether this cell is the right half of the wide character in the cell before it.
+    public var isContinuation: Bool { character == Self.continuationCharacter }
 }

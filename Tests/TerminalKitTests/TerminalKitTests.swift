@@ -3,15 +3,16 @@ import Testing
 
 @Suite("TerminalKit: buffer, diffing, widgets")
 struct TerminalKitTests {
-    @Test("writing clips to the buffer and to a clip rectangle; odd characters take one column")
+    @Test("writing clips to the buffer and to a clip rectangle; controls shown inert, wide characters take two columns")
     func writing() {
         var buffer = Buffer(width: 8, height: 2)
         buffer.write("hello, world", x: 2, y: 0)
         buffer.write("abcdef", x: -2, y: 1, clip: Rect(x: 0, y: 1, width: 3, height: 1))
         #expect(buffer.lines() == ["  hello,", "cde"])
-        var odd = Buffer(width: 6, height: 1)
+        var odd = Buffer(width: 8, height: 1)
         odd.write("a\tb漢✓", x: 0, y: 0)
-        #expect(odd.text == "a?b?✓")
+        #expect(odd.text == "a^Ib漢✓")
+        #expect(odd[4, 0].character == "漢" && odd[5, 0].isContinuation && odd[6, 0].character == "✓")
         buffer.write("zz", x: 0, y: 5)
         #expect(buffer.lines() == ["  hello,", "cde"])
     }
