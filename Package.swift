@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DashboardModel", targets: ["DashboardModel"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
         .library(name: "DashboardUI", targets: ["DashboardUI"]),
+        .library(name: "GraphExport", targets: ["GraphExport"]),
         .library(name: "DashboardSession", targets: ["DashboardSession"]),
         .library(name: "OpScope", targets: ["OpScope"]),
     ],
@@ -54,6 +55,9 @@ let package = Package(
         .target(name: "OpScopeTestSupport", dependencies: ["DashboardModel", "OperationEvents"]),
         .testTarget(name: "DashboardModelTests",
                     dependencies: ["DashboardModel", "OperationEvents", "OperationBridge", "OpScopeTestSupport"]),
+        // The dependency graph as DOT or Mermaid text (docs, bug reports). No Foundation.
+        .target(name: "GraphExport", dependencies: ["DashboardModel", "OperationEvents"]),
+        .testTarget(name: "GraphExportTests", dependencies: ["GraphExport", "DashboardModel", "OperationEvents", "OpScopeTestSupport"]),
         // Cells, styles, buffers, frame diffing, widgets and a test backend: no ncurses in it.
         .target(name: "TerminalKit"),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
@@ -79,7 +83,7 @@ let package = Package(
         // The embedding API: run the dashboard in a program's terminal, or get its report. One
         // import gives an embedding program everything its API names.
         .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
-                                                "TerminalKit", "NcursesBackend"]),
+                                                "TerminalKit", "NcursesBackend", "GraphExport"]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).

@@ -26,6 +26,7 @@ ALLOWED = {
     "NcursesBackend": STD | POSIX | {"TerminalKit", "CNcurses", "TerminalGuard"},
     "DashboardUI": STD | {"DashboardModel", "OperationEvents", "TerminalKit"},
     "DashboardSession": STD | {"DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit"},
+    "GraphExport": STD | {"DashboardModel", "OperationEvents"},
     "OpScopeRecording": STD | POSIX | {"Foundation", "OperationEvents", "EventCoding", "DashboardModel"},
     "OpScopeAgent": STD | POSIX | {"Foundation", "Dispatch", "OperationEvents", "EventCoding", "OperationBridge"},
     "OpScope": None,  # the umbrella: anything of ours
