@@ -2,14 +2,21 @@ import DashboardModel
 import OperationEvents
 import TerminalKit
 
-/// The bottom key bar (htop style). Entries that do not fit whole are left out, from the end,
-/// except the last (Quit), which always shows.
+/// The bottom key bar (htop style). Entries that do not fit whole are left out, the least
+/// needed first (`dropOrder`: sorting and pane switching have other ways in, while pause, cancel
+/// and help are what a person looks for at once); Help and Quit always show.
 struct KeyBarView {
     let theme: Theme
+
+    /// Names left out first, in this order, when the bar is too narrow; then from the end.
+    static let dropOrder = ["Sort", "Pane", "Graph", "Add", "View", "Filter", "Suspend"]
 
     func render(into buffer: inout Buffer, area: Rect) {
         var entries = KeyBindings.bar
         func width(_ list: [(key: String, name: String)]) -> Int { list.reduce(0) { $0 + $1.key.count + $1.name.count + 1 } - 1 }
+        for name in Self.dropOrder where width(entries) > area.width {
+            entries.removeAll { $0.name == name }
+        }
         while entries.count > 2, width(entries) > area.width { entries.remove(at: entries.count - 2) }
         var x = area.x
         for (key, name) in entries {
