@@ -1,9 +1,9 @@
 /// Counts edge crossings between two adjacent layers in O(E log W): sort the edges by their
 /// upper end, then count inversions of their lower ends with a Fenwick tree (the
 /// "accumulator tree" of Barth, Jünger and Mutzel).
-public enum CrossingCounter {
+enum CrossingCounter {
     /// Crossings among edges given as (upper position, lower position) pairs.
-    public static func count(_ edges: [(upper: Int, lower: Int)], lowerWidth: Int) -> Int {
+    static func count(_ edges: [(upper: Int, lower: Int)], lowerWidth: Int) -> Int {
         guard edges.count > 1, lowerWidth > 0 else { return 0 }
         let sorted = edges.sorted { ($0.upper, $0.lower) < ($1.upper, $1.lower) }
         var tree = [Int](repeating: 0, count: lowerWidth + 1)

@@ -174,7 +174,7 @@ extension LayeredLayout {
     }
 
     /// All crossings between adjacent layers.
-    public func totalCrossings() -> Int {
+    package func totalCrossings() -> Int {
         let adjacency = Adjacency(self)
         var total = 0
         for layer in layers.indices.dropLast() {
@@ -184,7 +184,7 @@ extension LayeredLayout {
     }
 
     /// Recounts `crossings` (after incremental edits).
-    public mutating func recountCrossings() {
+    package mutating func recountCrossings() {
         crossings = totalCrossings()
     }
 }

@@ -6,7 +6,7 @@ extension LayeredLayout {
     /// nodes): its layer is 1 + their largest layer, its place the median of theirs, and existing
     /// nodes keep their order. Returns the new node's index.
     @discardableResult
-    public mutating func insertNode(predecessors: [Int]) -> Int {
+    package mutating func insertNode(predecessors: [Int]) -> Int {
         let node = realCount
         let layer = predecessors.map { layerOfReal[$0] + 1 }.max() ?? 0
         layerOfReal.append(layer)
@@ -28,7 +28,7 @@ extension LayeredLayout {
 
     /// Inserts an edge between existing real nodes. An edge that would point backwards in the
     /// layering needs a new layering: returns false, and the caller recomputes the layout.
-    public mutating func insertEdge(from: Int, to: Int) -> Bool {
+    package mutating func insertEdge(from: Int, to: Int) -> Bool {
         guard layerOfReal[from] < layerOfReal[to] else { return false }
         let chain = dummies(from: from, toLayer: layerOfReal[to])
         link(chain.last!, to)

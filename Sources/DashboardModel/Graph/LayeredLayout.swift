@@ -7,42 +7,42 @@
 /// graph (and of a previous layout, for stability).
 public struct LayeredLayout: Sendable {
     /// Tunables of the crossing reduction.
-    public struct Options: Sendable, Equatable {
+    package struct Options: Sendable, Equatable {
         /// Median sweeps (each one down and one up).
-        public var sweeps = 4
+        package var sweeps = 4
         /// Passes of adjacent exchange after the sweeps.
-        public var exchangePasses = 3
+        package var exchangePasses = 3
 
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// An edge of the original graph.
     public struct Edge: Hashable, Sendable {
         /// The node the edge leaves (a dependency).
-        public let from: Int
+        package let from: Int
         /// The node the edge enters (its dependent).
-        public let to: Int
+        package let to: Int
 
         /// An edge.
-        public init(_ from: Int, _ to: Int) {
+        package init(_ from: Int, _ to: Int) {
             self.from = from
             self.to = to
         }
     }
 
     /// Per layer, node ids top to bottom (dummies negative).
-    public internal(set) var layers: [[Int]] = []
+    package internal(set) var layers: [[Int]] = []
     /// Layer of each real node.
-    public internal(set) var layerOfReal: [Int] = []
+    package internal(set) var layerOfReal: [Int] = []
     /// Edges drawn reversed to break cycles (in their original direction).
-    public internal(set) var reversedEdges: Set<Edge> = []
+    package internal(set) var reversedEdges: Set<Edge> = []
     /// Each edge's chain of nodes in drawing order: source, dummies, target.
-    public internal(set) var chains: [Edge: [Int]] = [:]
+    package internal(set) var chains: [Edge: [Int]] = [:]
     /// Crossings after the last full layout, or updated by `recountCrossings()`.
-    public internal(set) var crossings = 0
+    package internal(set) var crossings = 0
     /// Insertions since the last full layout.
-    public internal(set) var editsSinceFullLayout = 0
+    package internal(set) var editsSinceFullLayout = 0
 
     var positionOfReal: [Int] = []
     var layerOfDummy: [Int] = []
@@ -54,29 +54,29 @@ public struct LayeredLayout: Sendable {
     var downDummy: [Int] = []
 
     /// An empty layout.
-    public init() {}
+    package init() {}
 
     /// Number of real nodes.
-    public var realCount: Int { layerOfReal.count }
+    package var realCount: Int { layerOfReal.count }
 
     /// Number of dummy nodes.
-    public var dummyCount: Int { layerOfDummy.count }
+    package var dummyCount: Int { layerOfDummy.count }
 
     /// True when incremental edits have accumulated enough that a full layout would likely draw
     /// fewer crossings; the caller decides when to recompute (off the render path).
-    public var isDegraded: Bool { editsSinceFullLayout > max(16, realCount / 10) }
+    package var isDegraded: Bool { editsSinceFullLayout > max(16, realCount / 10) }
 
     /// The layer of any node.
-    public func layer(of node: Int) -> Int { node >= 0 ? layerOfReal[node] : layerOfDummy[-node - 1] }
+    package func layer(of node: Int) -> Int { node >= 0 ? layerOfReal[node] : layerOfDummy[-node - 1] }
 
     /// The position of any node within its layer.
-    public func position(of node: Int) -> Int { node >= 0 ? positionOfReal[node] : positionOfDummy[-node - 1] }
+    package func position(of node: Int) -> Int { node >= 0 ? positionOfReal[node] : positionOfDummy[-node - 1] }
 
     /// Neighbours of a node in the layer above.
-    public func upper(_ node: Int) -> [Int] { node >= 0 ? upReal[node] : [upDummy[-node - 1]] }
+    package func upper(_ node: Int) -> [Int] { node >= 0 ? upReal[node] : [upDummy[-node - 1]] }
 
     /// Neighbours of a node in the layer below.
-    public func lower(_ node: Int) -> [Int] {
+    package func lower(_ node: Int) -> [Int] {
         node >= 0 ? downReal[node] : [downDummy[-node - 1]]
     }
 
@@ -84,7 +84,7 @@ public struct LayeredLayout: Sendable {
 
     /// Lays out `graph`. With `previous`, real nodes start in their previous order (stability:
     /// a re-layout moves as little as the crossing reduction allows).
-    public static func compute(_ graph: LayoutGraph, previous: LayeredLayout? = nil, options: Options = Options()) -> LayeredLayout {
+    package static func compute(_ graph: LayoutGraph, previous: LayeredLayout? = nil, options: Options = Options()) -> LayeredLayout {
         var layout = LayeredLayout()
         layout.build(graph)
         layout.initialOrder(graph, previous: previous)

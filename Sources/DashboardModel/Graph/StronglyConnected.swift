@@ -1,8 +1,8 @@
 /// Tarjan's strongly connected components, iterative (a cycle of 10,000 operations must not
 /// overflow the stack), over dense node indices. O(V + E).
-public enum StronglyConnected {
+enum StronglyConnected {
     /// The components with more than one node, or one node with an edge to itself: the cycles.
-    public static func cycles(nodeCount: Int, successors: (Int) -> [Int]) -> [[Int]] {
+    static func cycles(nodeCount: Int, successors: (Int) -> [Int]) -> [[Int]] {
         var index = [Int](repeating: -1, count: nodeCount)
         var lowlink = [Int](repeating: 0, count: nodeCount)
         var onStack = [Bool](repeating: false, count: nodeCount)
@@ -58,7 +58,7 @@ public enum StronglyConnected {
 
     /// The shortest cycle through `start` inside `members` (breadth-first), as a path that
     /// starts and ends at `start`.
-    public static func shortestCycle(through start: Int, within members: Set<Int>, successors: (Int) -> [Int]) -> [Int] {
+    static func shortestCycle(through start: Int, within members: Set<Int>, successors: (Int) -> [Int]) -> [Int] {
         var parent: [Int: Int] = [:]
         var frontier = [start]
         var head = 0

@@ -108,7 +108,7 @@ public struct QoSLane: Sendable, Equatable {
     public var pendingCount = 0
 
     /// An empty lane.
-    public init(qos: QoSClass) {
+    package init(qos: QoSClass) {
         self.qos = qos
     }
 }

@@ -7,7 +7,7 @@ public struct LatencyStatistics: Sendable {
     private var runs = Histogram<UInt32>(numberOfSignificantValueDigits: .two)
 
     /// Empty statistics.
-    public init() {}
+    package init() {}
 
     mutating func recordWait(nanoseconds: UInt64) {
         _ = waits.record(nanoseconds / 1_000)
@@ -42,7 +42,7 @@ public struct LatencyStatistics: Sendable {
         }
 
         /// Creates percentiles from values (tests).
-        public init(count: UInt64, p50: UInt64, p90: UInt64, p99: UInt64) {
+        package init(count: UInt64, p50: UInt64, p90: UInt64, p99: UInt64) {
             self.count = count
             self.p50 = p50
             self.p90 = p90

@@ -4,7 +4,7 @@ public struct ThroughputMeter: Sendable, Equatable {
     private var newestSecond: UInt64 = 0
 
     /// A meter remembering `seconds` seconds.
-    public init(seconds: Int) {
+    package init(seconds: Int) {
         buckets = Array(repeating: 0, count: max(1, seconds))
     }
 

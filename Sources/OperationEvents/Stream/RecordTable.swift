@@ -78,7 +78,7 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     /// loads just the field, where passing the record itself would copy it (and retain its
     /// arrays and strings) to protect it from writes the compiler cannot rule out.
     @inlinable @inline(__always)
-    public func forEach(_ body: (UnsafePointer<Record>) -> Void) {
+    package func forEach(_ body: (UnsafePointer<Record>) -> Void) {
         records.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             for index in buffer.indices { body(Self.payload(base + index)) }
@@ -98,11 +98,11 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     /// The record's place in the dense storage (0..<count): valid until the table changes; lets
     /// a pass keep per-operation scratch in a plain array instead of a dictionary.
     @inlinable @inline(__always)
-    public func slot(of id: Record.Key) -> Int? { index(of: id) }
+    package func slot(of id: Record.Key) -> Int? { index(of: id) }
 
     /// Reads the record at a dense slot in place (see `slot(of:)`).
     @inlinable @inline(__always)
-    public func read<T>(slot: Int, _ body: (borrowing Record) -> T) -> T {
+    package func read<T>(slot: Int, _ body: (borrowing Record) -> T) -> T {
         records.withUnsafeBufferPointer { buffer in body(Self.payload(buffer.baseAddress! + slot).pointee) }
     }
 
