@@ -83,16 +83,20 @@ extension DashboardModel {
     }
 
     private mutating func started(_ id: OperationID, time: UInt64) {
-        guard let (addedAt, queue, qos) = operations.read(id, { ($0.addedAt, $0.queue, $0.qualityOfService) }) else { return }
-        let wait = time >= addedAt ? time - addedAt : 0
-        if let queue { queueFacts.update(queue) { $0.latency.recordWait(nanoseconds: wait) } }
-        latencyByQoS[qos, default: LatencyStatistics()].recordWait(nanoseconds: wait)
+        guard let (addedAt, late, queue, qos) = operations.read(id, { ($0.addedAt, $0.firstSeenLate, $0.queue, $0.qualityOfService) })
+        else { return }
+        // Seen late, it was added at an unknown earlier time: its wait is not known.
+        if !late {
+            let wait = time >= addedAt ? time - addedAt : 0
+            if let queue { queueFacts.update(queue) { $0.latency.recordWait(nanoseconds: wait) } }
+            latencyByQoS[qos, default: LatencyStatistics()].recordWait(nanoseconds: wait)
+        }
         dequeueFront(of: queue)
     }
 
     private mutating func finished(_ id: OperationID, time: UInt64) {
         if cycleMembers.contains(id) { cyclesDirty = true }
-        guard let (startedAt, queue, qos) = operations.read(id, { ($0.startedAt, $0.queue, $0.qualityOfService) }) else { return }
+        guard let (startedAt, queue, qos) = operations.read(id, { ($0.knownStart, $0.queue, $0.qualityOfService) }) else { return }
         if let startedAt {
             let run = time >= startedAt ? time - startedAt : 0
             if let queue { queueFacts.update(queue) { $0.latency.recordRun(nanoseconds: run) } }

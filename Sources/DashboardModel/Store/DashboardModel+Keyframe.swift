@@ -41,9 +41,11 @@ extension DashboardModel {
         var samples: [(queue: QueueID?, qos: QoSClass, wait: UInt64?, run: UInt64?)] = []
         operations.forEach { record in
             let (addedAt, startedAt, finishedAt) = (record.pointee.addedAt, record.pointee.startedAt, record.pointee.finishedAt)
-            let wait = startedAt.map { $0 >= addedAt ? $0 - addedAt : 0 }
+            // Only what was seen: the wait of an operation seen late, or the run of one seen
+            // already executing, is not known.
+            let wait = record.pointee.firstSeenLate ? nil : startedAt.map { $0 >= addedAt ? $0 - addedAt : 0 }
             var run: UInt64?
-            if let startedAt, let finishedAt { run = finishedAt >= startedAt ? finishedAt - startedAt : 0 }
+            if let startedAt = record.pointee.knownStart, let finishedAt { run = finishedAt >= startedAt ? finishedAt - startedAt : 0 }
             samples.append((record.pointee.queue, record.pointee.qualityOfService, wait, run))
             if let finishedAt, let queue = record.pointee.queue { finishes.append((finishedAt, queue)) }
         }

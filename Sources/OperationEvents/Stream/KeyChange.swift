@@ -2,7 +2,8 @@
 public struct KeyChange: Codable, Sendable, Equatable {
     /// The key that changed.
     public enum Key: UInt8, Codable, Sendable, CaseIterable {
-        /// The operation was added to its queue (or first seen).
+        /// The operation was added to its queue (`value` true), or was first seen already added
+        /// (`value` false: `detail` holds the keys read then, see `KeyChange.firstSeen`).
         case added
         /// `isReady`.
         case isReady
@@ -68,5 +69,21 @@ public struct KeyChange: Codable, Sendable, Equatable {
         self.value = value
         self.origin = origin
         self.detail = detail
+    }
+
+    /// The first entry of an operation first seen already added: what was read then, not a
+    /// change. Its `detail` holds `isReady` (bit 0), `isExecuting` (bit 1), `isCancelled` (bit 2).
+    public static func firstSeen(_ info: OperationInfo, time: UInt64, origin: EventOrigin) -> KeyChange {
+        var keys: Int32 = 0
+        if info.isReady { keys |= 1 }
+        if info.isExecuting { keys |= 2 }
+        if info.isCancelled { keys |= 4 }
+        return KeyChange(time: time, key: .added, value: false, origin: origin, detail: keys)
+    }
+
+    /// For a first-seen entry (`key == .added`, `value` false): the keys read when it was first
+    /// seen.
+    public var firstSeenKeys: (isReady: Bool, isExecuting: Bool, isCancelled: Bool) {
+        (detail & 1 != 0, detail & 2 != 0, detail & 4 != 0)
     }
 }

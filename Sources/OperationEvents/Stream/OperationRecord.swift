@@ -37,6 +37,8 @@ public struct OperationRecord: Sendable {
         @usableFromInline static let finishInferred = Flags(rawValue: 1)
         @usableFromInline static let unsignalledFinish = Flags(rawValue: 2)
         @usableFromInline static let vanished = Flags(rawValue: 4)
+        /// Already added when the stream first saw it (see `firstSeenLate`).
+        @usableFromInline static let firstSeenLate = Flags(rawValue: 8)
     }
 
     init(info: OperationInfo, time: UInt64, enqueueOrder: UInt64) {
@@ -95,6 +97,11 @@ public struct OperationRecord: Sendable {
     @inlinable public var unsignalledFinish: Bool { flags.contains(.unsignalledFinish) }
     /// Disappeared without a finish being seen (sampled operations only).
     @inlinable public var vanished: Bool { flags.contains(.vanished) }
+    /// It was already in its queue when the stream first saw it (a consumer that re-synchronised
+    /// from a snapshot, a monitor that attached late): `addedAt` is when it was first seen, not
+    /// when it was added, so its wait time is unknown; a `readyAt` or `startedAt` equal to
+    /// `addedAt` is when that was first seen, too. Its history starts with what was read then.
+    @inlinable public var firstSeenLate: Bool { flags.contains(.firstSeenLate) }
 
     /// Recent key changes, oldest first (at most the stream's `historyLimit`).
     public var history: [KeyChange] { changes.decoded(base: addedAt) }

@@ -118,7 +118,8 @@ extension StreamQueue: Codable {
 
 extension OperationRecord: Codable, Equatable {
     private enum CodingKeys: String, CodingKey {
-        case info, addedAt, readyAt, startedAt, finishedAt, finishInferred, unsignalledFinish, vanished, enqueueOrder, history
+        case info, addedAt, readyAt, startedAt, finishedAt, finishInferred, unsignalledFinish, vanished, firstSeenLate, enqueueOrder,
+             history
     }
 
     /// Reads an operation of a keyframe; its dependents are rebuilt by the state.
@@ -133,6 +134,7 @@ extension OperationRecord: Codable, Equatable {
         if try container.decodeIfPresent(Bool.self, forKey: .finishInferred) == true { flags.insert(.finishInferred) }
         if try container.decodeIfPresent(Bool.self, forKey: .unsignalledFinish) == true { flags.insert(.unsignalledFinish) }
         if try container.decodeIfPresent(Bool.self, forKey: .vanished) == true { flags.insert(.vanished) }
+        if try container.decodeIfPresent(Bool.self, forKey: .firstSeenLate) == true { flags.insert(.firstSeenLate) }
         for change in try container.decode([KeyChange].self, forKey: .history) {
             changes.append(change, base: addedAt, limit: 255)
         }
@@ -149,6 +151,7 @@ extension OperationRecord: Codable, Equatable {
         if finishWasInferred { try container.encode(true, forKey: .finishInferred) }
         if unsignalledFinish { try container.encode(true, forKey: .unsignalledFinish) }
         if vanished { try container.encode(true, forKey: .vanished) }
+        if firstSeenLate { try container.encode(true, forKey: .firstSeenLate) }
         try container.encode(enqueueOrder, forKey: .enqueueOrder)
         try container.encode(history, forKey: .history)
     }

@@ -19,9 +19,14 @@ extension StreamState {
             return change
         }
         var record = OperationRecord(info: info, time: time, enqueueOrder: takeEnqueueOrder())
+        // An operation of an observed queue is announced exactly when it is added; announced any
+        // other way (a snapshot read after events were lost), it was added before, unseen.
+        let late = origin != .exact && (info.observation == .instrumented || info.observation == .hooked)
+        if late { record.flags.insert(.firstSeenLate) }
         if retention.historyLimit > 0 {
-            record.changes.append(KeyChange(time: time, key: .added, value: true, origin: origin), base: time,
-                                  limit: retention.historyLimit)
+            let change = late ? KeyChange.firstSeen(info, time: time, origin: origin)
+                : KeyChange(time: time, key: .added, value: true, origin: origin)
+            record.changes.append(change, base: time, limit: retention.historyLimit)
         }
         let state = record.state
         operations[id] = record
