@@ -51,7 +51,7 @@ public struct RootCauseGroups: Sendable {
             let cause = Self.cause(of: diagnosis, byOperation, model)
             if members[cause] == nil { order.append(cause) }
             members[cause, default: []].append(diagnosis.operation)
-            result.chains[diagnosis.operation] = diagnosis.chain
+            result.chains[diagnosis.operation] = Diagnosis.path(from: diagnosis, through: byOperation, limit: 8)
         }
         result.groups = order.map { cause in
             let (title, severity) = Self.describe(cause, byOperation, warned, model)
@@ -126,8 +126,9 @@ enum StuckOperations {
     static func find(_ model: DashboardModel) -> Set<OperationID> {
         let troubled = Set(model.warnings().compactMap { warning -> OperationID? in
             switch warning.kind {
-            case .longRunningAsynchronous, .unsignalledFinish, .cancelledStillExecuting, .notReadyWithoutDependencies: warning.operation
-            case .cycle, .droppedEvents: nil
+            case .longRunningAsynchronous, .unsignalledFinish, .cancelledStillExecuting, .notReadyWithoutDependencies,
+                 .dependencyNeverEnqueued: warning.operation
+            case .cycle, .droppedEvents, .suspendedQueueWithWork: nil
             }
         })
         let diagnoses = model.diagnoses()

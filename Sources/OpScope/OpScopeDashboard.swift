@@ -61,7 +61,7 @@ public enum OpScopeDashboard {
 
     /// The report of everything `source` has seen: its past (the monitor's history), then the
     /// events so far. Reading it takes nothing away from a dashboard on the same source.
-    public static func report(_ source: any EventSource, configuration: ModelConfiguration = ModelConfiguration()) -> DashboardReport {
+    public static func report(_ source: any EventSource, configuration: ModelConfiguration = .report) -> OpScopeReport {
         var ingest = EventIngest(source: source, configuration: configuration, consumer: "report")
         defer { ingest.close() }
         _ = ingest.ingest(budget: .max)
@@ -72,7 +72,7 @@ public enum OpScopeDashboard {
     /// Reduces the source's events for `seconds`, then returns the report (headless: for
     /// `opscope report` and for programs that want the state in-process).
     public static func observe(_ source: any EventSource, for seconds: Double,
-                               configuration: ModelConfiguration = ModelConfiguration()) -> DashboardReport {
+                               configuration: ModelConfiguration = ModelConfiguration()) -> OpScopeReport {
         var ingest = EventIngest(source: source, configuration: configuration, consumer: "report")
         defer { ingest.close() }
         let deadline = Date().addingTimeInterval(max(0, seconds))

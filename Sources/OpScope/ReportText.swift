@@ -4,7 +4,7 @@ import OperationEvents
 /// The report as text for people (`opscope report DEMO` without `--json`).
 public enum ReportText {
     /// The report as lines of text, problems first named, then the verdict.
-    public static func render(_ report: DashboardReport) -> String {
+    public static func render(_ report: OpScopeReport) -> String {
         var lines: [String] = []
         lines.append("Queues")
         for queue in report.queues {

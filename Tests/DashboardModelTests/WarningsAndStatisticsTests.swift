@@ -72,11 +72,13 @@ struct WarningsAndStatisticsTests {
         for key in ["\"queues\"", "\"operations\"", "\"cycles\"", "\"diagnoses\"", "\"warnings\"", "\"droppedEvents\"",
                     "\"suspended\":true", "\"maxConcurrent\":2", "\"executing\":0", "\"pending\":2",
                     "\"state\":\"pending\"", "\"effectivePriority\":\"high\"", "\"qos\":\"utility\"",
-                    "\"dependencies\":[1]", "\"asynchronous\":true", "\"rootCause\":1", "\"kind\":\"waitingOnDependencies\""] {
+                    "\"dependencies\":[1]", "\"asynchronous\":true", "\"rootCause\":1", "\"kind\":\"waitingOnDependencies\"",
+                    "\"next\":1", "\"chainLength\":2", "\"trimmed\":0", "\"cancelled\":0", "\"released\":false",
+                    "\"wait\":{\"count\":0,", "\"run\":{\"count\":0,", "\"addedAt\":", "\"kind\":\"suspendedQueueWithWork\""] {
             #expect(json.contains(key), "missing \(key) in \(json)")
         }
         if ProcessInfo.processInfo.environment["OPSCOPE_PRINT_REPORT"] != nil { print(json) }
-        let decoded = try JSONDecoder().decode(DashboardReport.self, from: Data(json.utf8))
+        let decoded = try JSONDecoder().decode(OpScopeReport.self, from: Data(json.utf8))
         #expect(decoded == report)
     }
 

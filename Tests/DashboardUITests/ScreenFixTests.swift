@@ -82,7 +82,7 @@ struct ScreenFixTests {
     func warnings() {
         var dashboard = board(model, select: 1)
         let screenText = text(model, dashboard)
-        #expect(screenText.split(separator: "\n")[0].contains("! 1 warning"))
+        #expect(screenText.split(separator: "\n")[0].contains("! 2 warnings"))
         let message = model.warnings()[0].message
         let pane = screenText.split(separator: "\n").compactMap { line -> String? in
             guard let start = line.range(of: "│! ") ?? line.range(of: "│  ") else { return nil }

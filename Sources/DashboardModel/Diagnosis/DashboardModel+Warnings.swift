@@ -1,14 +1,17 @@
 import OperationEvents
 
 extension DashboardModel {
-    /// A pending, uncancelled operation of an observed queue whose dependencies have all finished,
-    /// still not ready `notReadyGrace` after the last of them finished: Foundation lost count
-    /// (or a custom `isReady` says no). Within the grace it is only the moment before the ready
-    /// event. Warnings and diagnoses both ask here.
+    /// A pending, uncancelled operation of a live queue that nothing it waits for can make
+    /// ready. Without dependencies that is so at once (no finish is on its way). With
+    /// dependencies that all finished, only `notReadyGrace` after the last of them finished:
+    /// before, it is the moment before the ready event (sampled operations are left out, their
+    /// readiness is seen late). Warnings and diagnoses both ask here.
     func isStuckNotReady(_ id: OperationID, now: UInt64) -> Bool {
-        guard let (state, cancelled, observation, queue, addedAt, dependencies) = operations.read(id, {
-            ($0.state, $0.isCancelled, $0.observation, $0.queue, $0.addedAt, $0.dependencies)
-        }), state == .pending, !cancelled, observation != .sampled, queue != nil else { return false }
+        guard let (state, cancelled, barrier, observation, queue, addedAt, dependencies) = operations.read(id, {
+            ($0.state, $0.isCancelled, $0.isBarrier, $0.observation, $0.queue, $0.addedAt, $0.dependencies)
+        }), state == .pending, !cancelled, !barrier, let queue, queues.read(queue, { !$0.isReleased }) == true else { return false }
+        if dependencies.isEmpty { return true }
+        guard observation != .sampled else { return false }
         var since = addedAt
         for dependency in dependencies {
             // A dependency the model never saw (announced before it attached, or expired) is
@@ -20,7 +23,8 @@ extension DashboardModel {
         return now >= since && now - since > configuration.notReadyGrace
     }
 
-    /// The current warnings: cycles and dropped events first, then per operation in id order.
+    /// The current warnings: cycles and dropped events first, then queues in id order, then per
+    /// operation in id order. One pass over the operations; bounded work per operation.
     public func warnings(now: UInt64? = nil) -> [Warning] {
         let now = now ?? self.now
         var result: [Warning] = cycles.map { cycle in
@@ -31,15 +35,18 @@ extension DashboardModel {
             result.append(Warning(operation: nil, kind: .droppedEvents,
                                   message: "\(droppedEvents) events were dropped (the consumer fell behind); the view was re-synchronised from a snapshot"))
         }
+        result += suspendedQueueWarnings()
         // One pass without copying records; only the few that warn are looked at again.
         var flagged: [OperationID] = []
         operations.forEach { record in
-            let executingTooLong = record.pointee.state == .executing
+            let state = record.pointee.state
+            let executingTooLong = state == .executing
                 && ((record.pointee.isAsynchronous && (record.pointee.runTime(now: now) ?? 0) > configuration.longAsynchronousExecution)
                     || record.pointee.isCancelled)
-            let unsignalled = record.pointee.unsignalledFinish && record.pointee.state != .finished
-            let notReady = record.pointee.state == .pending && isStuckNotReady(record.pointee.id, now: now)
-            if executingTooLong || unsignalled || notReady { flagged.append(record.pointee.id) }
+            let unsignalled = record.pointee.unsignalledFinish && state != .finished
+            let notReady = state == .pending && isStuckNotReady(record.pointee.id, now: now)
+            let unqueued = state < .executing && record.pointee.queue == nil && !record.pointee.dependents.isEmpty
+            if executingTooLong || unsignalled || notReady || unqueued { flagged.append(record.pointee.id) }
         }
         for id in flagged.sorted() {
             guard let record = operations[id] else { continue }
@@ -63,9 +70,11 @@ extension DashboardModel {
                 }
             }
             if record.state == .pending, !isInCycle(record.id), isStuckNotReady(record.id, now: now) {
+                let why = record.dependencies.isEmpty ? "has no dependencies" : "none of its dependencies is unfinished"
                 result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
-                                      message: "\(label) is not ready although none of its dependencies is unfinished (a custom isReady, or Foundation lost count after removeDependency)"))
+                                      message: "\(label) is not ready although \(why) (a custom isReady, or Foundation lost count after removeDependency)"))
             }
+            if let warning = neverEnqueuedWarning(record, now: now) { result.append(warning) }
         }
         return result
     }

@@ -1,10 +1,15 @@
 import OperationEvents
 
 /// Why an operation that is neither executing nor finished is not running, down to the root cause.
+///
+/// A diagnosis names the root cause, the length of the chain that leads to it and the next link
+/// only, so that every diagnosis has a bounded size however deep the chain: the full path is
+/// reconstructed by following `next` from diagnosis to diagnosis (`path(from:through:limit:)`),
+/// or asked for with `DashboardModel.dependencyChain(of:)`.
 public struct Diagnosis: Codable, Sendable, Equatable {
     /// The kinds of reason, from the queue's point of view.
     public enum Kind: String, Codable, Sendable, CaseIterable {
-        /// Waits for dependencies; `chain` leads to the one that blocks everything.
+        /// Waits for dependencies; `next` leads to the one that blocks everything.
         case waitingOnDependencies
         /// Ready, but its queue is suspended.
         case queueSuspended
@@ -28,26 +33,48 @@ public struct Diagnosis: Codable, Sendable, Equatable {
     /// The reason.
     public var kind: Kind
     /// What directly holds it: unfinished dependencies, the operations holding the slots, the
-    /// operations ahead of it, or the other members of its cycle.
+    /// first operations ahead of it, or other members of its cycle (the first 20).
     public var blockers: [OperationID]
-    /// From this operation to the root cause: `[C, B, A]` for "C waits on B waits on A".
-    public var chain: [OperationID]
+    /// The next link towards the root cause: the dependency it waits on whose own cause is the
+    /// worst (`waitingOnDependencies` only).
+    public var next: OperationID?
+    /// Operations from this one to the root cause, both counted: 3 for "C waits on B waits on
+    /// A"; 1 when the cause is the operation's own situation.
+    public var chainLength: Int
     /// The operation at the root of the chain, when the cause is an operation.
     public var rootCause: OperationID?
-    /// The queue involved, when the cause is a queue's state.
+    /// The queue involved: the queue whose state holds it, or its own queue.
     public var queue: QueueID?
-    /// One sentence, e.g. `#9 update waits on #8 parse waits on #7 download: #7 download executing 34 s, asynchronous`.
+    /// One sentence of bounded length, e.g. `#9 update waits on #8 parse waits on #7 download:
+    /// #7 download executing 34 s, asynchronous`; a long chain is shortened to its first links,
+    /// its length and its root.
     public var message: String
 
     /// Creates a diagnosis.
-    public init(operation: OperationID, kind: Kind, blockers: [OperationID], chain: [OperationID],
+    public init(operation: OperationID, kind: Kind, blockers: [OperationID], next: OperationID? = nil, chainLength: Int = 1,
                 rootCause: OperationID?, queue: QueueID?, message: String) {
         self.operation = operation
         self.kind = kind
         self.blockers = blockers
-        self.chain = chain
+        self.next = next
+        self.chainLength = chainLength
         self.rootCause = rootCause
         self.queue = queue
         self.message = message
+    }
+
+    /// The path from `diagnosis`'s operation towards its root cause, following `next` through
+    /// `diagnoses` (by operation), at most `limit` operations: `[C, B, A]` for "C waits on B
+    /// waits on A". It ends at the root, or at the first link without a diagnosis (an executing
+    /// root), or after `limit` operations.
+    public static func path(from diagnosis: Diagnosis, through diagnoses: [OperationID: Diagnosis], limit: Int = .max) -> [OperationID] {
+        var path = [diagnosis.operation]
+        var current = diagnosis
+        while path.count < limit, let next = current.next {
+            path.append(next)
+            guard let following = diagnoses[next] else { break }
+            current = following
+        }
+        return path
     }
 }

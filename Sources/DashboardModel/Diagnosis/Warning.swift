@@ -15,20 +15,27 @@ public struct Warning: Codable, Sendable, Equatable {
         case cycle
         /// Not ready although no dependency is unfinished.
         case notReadyWithoutDependencies
+        /// Operations wait on a dependency that was never added to an observed queue.
+        case dependencyNeverEnqueued
+        /// A suspended queue holds operations waiting to start: none starts until it is resumed.
+        case suspendedQueueWithWork
         /// Events were dropped; the view was re-synchronised from a snapshot.
         case droppedEvents
     }
 
-    /// The operation concerned, if any.
+    /// The operation concerned, if any (for a queue's warning, the first it would start).
     public var operation: OperationID?
+    /// The queue concerned, for a queue's warning.
+    public var queue: QueueID?
     /// The lint.
     public var kind: Kind
     /// One sentence saying what is wrong and what to check.
     public var message: String
 
     /// Creates a warning.
-    public init(operation: OperationID?, kind: Kind, message: String) {
+    public init(operation: OperationID?, queue: QueueID? = nil, kind: Kind, message: String) {
         self.operation = operation
+        self.queue = queue
         self.kind = kind
         self.message = message
     }

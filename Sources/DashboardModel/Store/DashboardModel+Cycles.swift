@@ -22,12 +22,20 @@ extension DashboardModel {
         let components = StronglyConnected.cycles(nodeCount: nodes.count, successors: successors)
         let previous = cycleMembers
         cycleMembers = []
-        cycles = components.map { component in
+        let named = components.map { component in
             let members = Set(component)
             let start = component.min { nodes[$0] < nodes[$1] }!
             for member in component { cycleMembers.insert(nodes[member]) }
-            return StronglyConnected.shortestCycle(through: start, within: members, successors: successors).map { nodes[$0] }
-        }.sorted { $0[0] < $1[0] }
+            let cycle = StronglyConnected.shortestCycle(through: start, within: members, successors: successors).map { nodes[$0] }
+            return (cycle: cycle, component: component)
+        }.sorted { $0.cycle[0] < $1.cycle[0] }
+        cycles = named.map(\.cycle)
+        // Every member of a component, also one off the cycle that names it, knows its cycle.
+        cycleIndex = [:]
+        cycleIndex.reserveCapacity(cycleMembers.count)
+        for (index, entry) in named.enumerated() {
+            for member in entry.component { cycleIndex[nodes[member]] = index }
+        }
         if previous != cycleMembers { structureVersion &+= 1 }
     }
 
@@ -69,9 +77,11 @@ extension DashboardModel {
         }
     }
 
-    /// True when the edge `from` → `to` (`from` waits for `to`) lies inside one cycle: drawn as a back edge.
+    /// True when the edge `from` → `to` (`from` waits for `to`) lies on a dependency cycle (both
+    /// ends in one strongly connected component): drawn dashed.
     public func isCycleEdge(from: OperationID, to: OperationID) -> Bool {
-        cycleMembers.contains(from) && cycleMembers.contains(to) && cycles.contains { $0.contains(from) && $0.contains(to) }
+        guard let index = cycleIndex[from] else { return false }
+        return cycleIndex[to] == index
     }
 
     /// `#3 a waits on #4 b waits on #3 a`.

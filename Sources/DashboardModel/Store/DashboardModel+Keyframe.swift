@@ -65,6 +65,7 @@ extension DashboardModel {
         rebuildStartLists()
         cycles = []
         cycleMembers = []
+        cycleIndex = [:]
         loopMembers = []
         cyclesDirty = true
         loopsDirty = true

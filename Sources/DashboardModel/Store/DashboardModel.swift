@@ -26,15 +26,18 @@ public struct DashboardModel: Sendable {
     /// Dependency cycles among unfinished operations, each in dependency order.
     public internal(set) var cycles: [[OperationID]] = []
     /// Incremented on every change the model applied: what was drawn from an older value is stale.
-    public internal(set) var stateVersion = 0
+    package internal(set) var stateVersion = 0
     /// Incremented when operations or edges were added or removed, or cycles changed (layouts
     /// and orders depend on it).
-    public internal(set) var structureVersion = 0
+    package internal(set) var structureVersion = 0
 
     /// Start lists and statistics per queue.
     var queueFacts = RecordTable<QueueFacts>()
-    /// Operations that are members of a cycle.
+    /// Operations that are members of a cycle (of its strongly connected component).
     var cycleMembers: Set<OperationID> = []
+    /// For each member of a cycle's strongly connected component, the index in `cycles` of the
+    /// cycle that names the component (a member may lie on another cycle of it).
+    var cycleIndex: [OperationID: Int] = [:]
     /// An edge that could close a cycle changed, or a member finished: the full check runs at
     /// the end of the batch.
     var cyclesDirty = false

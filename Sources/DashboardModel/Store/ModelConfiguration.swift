@@ -22,8 +22,18 @@ public struct ModelConfiguration: Sendable, Equatable {
     /// The defaults.
     public init() {}
 
-    /// What the model's stream state keeps.
+    /// For a one-shot report: every finished operation the source still holds is kept, however
+    /// many and however old, so that the report tells what the monitor's history tells.
+    public static var report: ModelConfiguration {
+        var configuration = ModelConfiguration()
+        configuration.maximumRetainedFinished = .max
+        configuration.finishedRetention = .max
+        return configuration
+    }
+
+    /// What the model's stream state keeps (`finishedRetention` `.max`: no age limit).
     public var retention: StreamRetention {
-        StreamRetention(maximumFinished: maximumRetainedFinished, maximumAge: finishedRetention, historyLimit: historyLimit)
+        StreamRetention(maximumFinished: maximumRetainedFinished, maximumAge: finishedRetention == .max ? nil : finishedRetention,
+                        historyLimit: historyLimit)
     }
 }

@@ -1,0 +1,137 @@
+import OperationEvents
+
+/// What OpScope knows about a program's operations, as one Codable value: every queue with its
+/// counts and wait/run percentiles, every retained operation with its final state and times,
+/// why each unstarted one is not running, the warnings, and how much history was trimmed or
+/// lost. It is what `opscope report --json` prints and what `OpScopeDashboard.report(monitor)`
+/// returns; the schema is documented in README.md and is a public interface.
+public struct OpScopeReport: Codable, Sendable, Equatable {
+    /// One queue.
+    public struct Queue: Codable, Sendable, Equatable {
+        /// The queue's id.
+        public var id: QueueID
+        /// `name`.
+        public var name: String
+        /// `isSuspended`.
+        public var suspended: Bool
+        /// `maxConcurrentOperationCount`; -1 is Foundation's default (no fixed limit).
+        public var maxConcurrent: Int
+        /// Operations executing.
+        public var executing: Int
+        /// Unstarted operations (waiting on dependencies or ready).
+        public var pending: Int
+        /// Finished since observed, including those no longer retained.
+        public var finished: Int
+        /// Of those, cancelled.
+        public var cancelled: Int
+        /// Finished operations no longer retained (trimmed by the retention of the monitor's
+        /// history or of this model): counted here, absent from `operations`.
+        public var trimmed: Int
+        /// The queue object was released (its retained operations are still reported).
+        public var released: Bool
+        /// `observed` or `sampled`.
+        public var observation: QueueObservation
+        /// Wait times (added → started) of its retained operations, in nanoseconds.
+        public var wait: LatencyStatistics.Percentiles
+        /// Run times (started → finished), in nanoseconds.
+        public var run: LatencyStatistics.Percentiles
+    }
+
+    /// One retained operation.
+    public struct Operation: Codable, Sendable, Equatable {
+        /// The operation's id.
+        public var id: OperationID
+        /// The name to show: the app's name, else the type name.
+        public var name: String
+        /// Its queue; nil for an operation known only as a dependency.
+        public var queue: QueueID?
+        /// Pending, ready, executing or finished.
+        public var state: OperationState
+        /// `isCancelled`.
+        public var cancelled: Bool
+        /// `queuePriority` as declared.
+        public var priority: OperationPriority
+        /// The priority its queue schedules it by.
+        public var effectivePriority: OperationPriority
+        /// `qualityOfService`.
+        public var qos: QoSClass
+        /// The operations it waits for.
+        public var dependencies: [OperationID]
+        /// `isAsynchronous`.
+        public var asynchronous: Bool
+        /// When it was added (first seen, with `firstSeenLate`), monitor clock in nanoseconds.
+        public var addedAt: UInt64
+        /// When it became ready.
+        public var readyAt: UInt64?
+        /// When it started.
+        public var startedAt: UInt64?
+        /// When it finished.
+        public var finishedAt: UInt64?
+        /// True when the finish was deduced rather than seen (absent otherwise).
+        public var finishInferred: Bool?
+        /// True when it was already added when first seen: `addedAt` is when it was first seen
+        /// (absent otherwise).
+        public var firstSeenLate: Bool?
+    }
+
+    /// Monitor clock (nanoseconds) when the report was made.
+    public var time: UInt64
+    /// Every queue, in id order.
+    public var queues: [Queue]
+    /// Every retained operation, in id order.
+    public var operations: [Operation]
+    /// Each dependency cycle as a list of ids, in "waits on" order, first id repeated at the end.
+    public var cycles: [[OperationID]]
+    /// Why each operation that is neither executing nor finished is not running.
+    public var diagnoses: [Diagnosis]
+    /// What is wrong: cycles and lost events first, then queues, then per operation.
+    public var warnings: [Warning]
+    /// Events lost before they reached the model.
+    public var droppedEvents: Int
+    /// Finished operations no longer retained, in all (per queue in `queues[].trimmed`; those of
+    /// no queue, or of a queue since forgotten, only here): 0 when the report tells every
+    /// operation the program ran.
+    public var trimmed: Int
+
+    /// True when the report shows a cycle or an operation that cannot progress on its own
+    /// (`opscope report` exits with status 1 then).
+    public var hasProblem: Bool {
+        !cycles.isEmpty
+            || warnings.contains { [.unsignalledFinish, .notReadyWithoutDependencies, .longRunningAsynchronous, .dependencyNeverEnqueued].contains($0.kind) }
+            || diagnoses.contains { [.notInAnyQueue, .cycle, .notReadyWithoutDependencies].contains($0.kind) }
+    }
+}
+
+/// The report's former name.
+@available(*, deprecated, renamed: "OpScopeReport")
+public typealias DashboardReport = OpScopeReport
+
+extension DashboardModel {
+    /// The report of the current state. Linear in the operations and edges retained: each
+    /// diagnosis names its root cause and chain length rather than the whole chain.
+    public func report(now: UInt64? = nil) -> OpScopeReport {
+        let now = now ?? self.now
+        let queueList = queues.values.sorted { $0.id < $1.id }.map { queue in
+            OpScopeReport.Queue(
+                id: queue.id, name: queue.name, suspended: queue.isSuspended, maxConcurrent: queue.maxConcurrentOperationCount,
+                executing: queue.executing, pending: queue.waiting, finished: queue.finished, cancelled: queue.cancelled,
+                trimmed: queue.trimmed, released: queue.isReleased, observation: queue.observation,
+                wait: queue.latency.wait, run: queue.latency.run)
+        }
+        var operationList: [OpScopeReport.Operation] = []
+        operationList.reserveCapacity(operations.count)
+        operations.forEach { pointer in
+            let record = pointer.pointee
+            operationList.append(OpScopeReport.Operation(
+                id: record.id, name: record.displayName, queue: record.queue, state: record.state, cancelled: record.isCancelled,
+                priority: record.priority, effectivePriority: record.effectivePriority, qos: record.qualityOfService,
+                dependencies: record.dependencies, asynchronous: record.isAsynchronous, addedAt: record.addedAt,
+                readyAt: record.readyAt, startedAt: record.startedAt, finishedAt: record.finishedAt,
+                finishInferred: record.finishWasInferred ? true : nil, firstSeenLate: record.firstSeenLate ? true : nil))
+        }
+        operationList.sort { $0.id < $1.id }
+        return OpScopeReport(time: now, queues: queueList, operations: operationList, cycles: cycles,
+                             diagnoses: diagnoses(now: now), warnings: warnings(now: now), droppedEvents: droppedEvents,
+                             trimmed: stream.counters.trimmed)
+    }
+}
