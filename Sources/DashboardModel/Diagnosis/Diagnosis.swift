@@ -32,8 +32,8 @@ public struct Diagnosis: Codable, Sendable, Equatable {
     public var operation: OperationID
     /// The reason.
     public var kind: Kind
-    /// What directly holds it: unfinished dependencies, the operations holding the slots, the
-    /// first operations ahead of it, or other members of its cycle (the first 20).
+    /// What directly holds it: its unfinished dependencies, the operations holding the slots
+    /// (the first 20), the first operations ahead of it (5), or other members of its cycle (20).
     public var blockers: [OperationID]
     /// The next link towards the root cause: the dependency it waits on whose own cause is the
     /// worst (`waitingOnDependencies` only).

@@ -118,7 +118,9 @@ extension DiagnosisContext {
             let serial = queue.maxConcurrentOperationCount == 1 ? " (serial)" : ""
             let subject = cancelled ? "\(label) is cancelled and finishes when started, but" : "\(label) waits for a slot:"
             let holdersText = "\(names)\(holders.count > 3 ? " and \(holders.count - 3) more" : "") hold\(holders.count == 1 ? "s" : "") the slot\(holders.count == 1 ? "" : "s")"
-            return Cause(kind: cancelled ? .cancelledWaitingForSlot : .concurrencyLimit, blockers: holders, next: nil,
+            // The first holders only: a wide queue full of waiting work must not repeat every holder in
+            // every waiting operation's diagnosis.
+            return Cause(kind: cancelled ? .cancelledWaitingForSlot : .concurrencyLimit, blockers: Array(holders.prefix(20)), next: nil,
                          root: holders.first, length: 1, queue: queueID,
                          text: "\(subject) \(queueName) runs \(queue.executing) of \(queue.maxConcurrentOperationCount)\(serial): \(holdersText)",
                          severity: 50, since: since)

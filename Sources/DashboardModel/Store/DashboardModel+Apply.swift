@@ -96,8 +96,10 @@ extension DashboardModel {
 
     private mutating func finished(_ id: OperationID, time: UInt64) {
         if cycleMembers.contains(id) { cyclesDirty = true }
-        guard let (startedAt, queue, qos) = operations.read(id, { ($0.knownStart, $0.queue, $0.qualityOfService) }) else { return }
-        if let startedAt {
+        guard let (started, added, late, queue, qos) = operations.read(id, {
+            ($0.startedAt, $0.addedAt, $0.firstSeenLate, $0.queue, $0.qualityOfService)
+        }) else { return }
+        if let startedAt = OperationRecord.knownStart(startedAt: started, addedAt: added, firstSeenLate: late) {
             let run = time >= startedAt ? time - startedAt : 0
             if let queue { queueFacts.update(queue) { $0.latency.recordRun(nanoseconds: run) } }
             latencyByQoS[qos, default: LatencyStatistics()].recordRun(nanoseconds: run)
