@@ -95,12 +95,12 @@ struct BridgeCommand: ParsableCommand {
 
 struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "model", abstract: "Layout, incremental edit, reduction rate and memory of the dashboard model.")
+        commandName: "model", abstract: "Layout, incremental edit, reduction rate, memory and deep-chain report of the dashboard model.")
 
     @Option(help: "Repetitions per measurement (medians are reported).")
     var repetitions = 9
 
-    @Option(help: "Only these parts (comma-separated: layout, edit, reduce, memory).")
+    @Option(help: "Only these parts (comma-separated: layout, edit, reduce, memory, report).")
     var only: String?
 
     func run() throws {
