@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DashboardUI", targets: ["DashboardUI"]),
         .library(name: "GraphExport", targets: ["GraphExport"]),
         .library(name: "DashboardSession", targets: ["DashboardSession"]),
+        .library(name: "OpScopeAgent", targets: ["OpScopeAgent"]),
         .library(name: "OpScope", targets: ["OpScope"]),
     ],
     dependencies: [
@@ -80,10 +81,15 @@ let package = Package(
         .target(name: "DashboardSession", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit"]),
         .testTarget(name: "DashboardSessionTests",
                     dependencies: ["DashboardSession", "DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"]),
+        // Serving a program's event stream over a Unix socket to consoles in other processes, and
+        // the console's side of it (`opscope attach`): any EventSource, no bridge, no terminal.
+        .target(name: "OpScopeAgent", dependencies: ["OperationEvents", "EventCoding"]),
+        .testTarget(name: "OpScopeAgentTests",
+                    dependencies: ["OpScopeAgent", "OperationEvents", "EventCoding", "OperationBridge", "OpScopeTestSupport"]),
         // The embedding API: run the dashboard in a program's terminal, or get its report. One
         // import gives an embedding program everything its API names.
         .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
-                                                "TerminalKit", "NcursesBackend", "GraphExport"]),
+                                                "TerminalKit", "NcursesBackend", "GraphExport", "OpScopeAgent"]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).

@@ -28,7 +28,7 @@ ALLOWED = {
     "DashboardSession": STD | {"DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit"},
     "GraphExport": STD | {"DashboardModel", "OperationEvents"},
     "OpScopeRecording": STD | POSIX | {"Foundation", "OperationEvents", "EventCoding", "DashboardModel"},
-    "OpScopeAgent": STD | POSIX | {"Foundation", "Dispatch", "OperationEvents", "EventCoding", "OperationBridge"},
+    "OpScopeAgent": STD | POSIX | {"Foundation", "Dispatch", "OperationEvents", "EventCoding"},
     "OpScope": None,  # the umbrella: anything of ours
 }
 # Library modules whose public API must be documented.

@@ -62,12 +62,16 @@ public struct SourceInfo: Codable, Sendable, Equatable {
     public var program: String
     /// Nil when the source takes commands; otherwise the reason it refuses them, for the status line.
     public var commandsRefused: String?
+    /// What the dashboard should say about the source itself while it lasts, e.g. a remote
+    /// program that exited (`program exited — last state kept, reconnecting…`); nil when all is well.
+    public var status: String?
 
     /// Creates a description.
-    public init(kind: Kind, program: String, commandsRefused: String? = nil) {
+    public init(kind: Kind, program: String, commandsRefused: String? = nil, status: String? = nil) {
         self.kind = kind
         self.program = program
         self.commandsRefused = commandsRefused
+        self.status = status
     }
 }
 

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program that can be attached to, as its agent describes itself.
+public struct AttachableProgram: Sendable, Equatable {
+    /// The agent's socket.
+    public var path: String
+    /// The process id.
+    public var processID: Int32
+    /// The program's name.
+    public var program: String
+    /// When the process started (UTC, ISO 8601).
+    public var startedAt: String
+    /// The names of its live queues.
+    public var queues: [String]
+    /// Whether it refuses commands.
+    public var readOnly: Bool
+}
+
+/// Finding the programs to attach to: every socket in the user's directory is asked for its
+/// agent's description. Sockets of processes that are gone are removed on the way.
+public enum AttachablePrograms {
+    /// The programs serving in `directory`, in order of process id, and one line for each socket
+    /// that did not answer (with why).
+    public static func list(in directory: SocketDirectory = .standard()) -> (programs: [AttachableProgram], problems: [String]) {
+        var programs: [AttachableProgram] = []
+        var problems: [String] = []
+        for (path, pid) in directory.sockets() {
+            do throws(AttachError) {
+                programs.append(try describe(path: path))
+            } catch {
+                if error.kind == .stale, let pid, !UnixSocket.processExists(pid) {
+                    // Left by a process that died without cleaning up.
+                    unlink(path)
+                    continue
+                }
+                problems.append("\(path): \(error.message)")
+            }
+        }
+        return (programs, problems)
+    }
+
+    /// The description of the agent at `path` (a greeting in `info` mode).
+    public static func describe(path: String, timeout: Double = 2) throws(AttachError) -> AttachableProgram {
+        let connected = try RemoteHandshake.connect(path: path, mode: .info, client: "opscope attach", timeout: timeout)
+        close(connected.descriptor)
+        let welcome = connected.welcome
+        return AttachableProgram(path: path, processID: welcome.processID, program: welcome.program, startedAt: welcome.startedAt,
+                                 queues: welcome.queues ?? [], readOnly: welcome.commandsRefused != nil)
+    }
+
+    /// The socket to attach to for `argument`: a path (anything with a `/`), or a process id
+    /// whose socket is in `directory`.
+    public static func path(for argument: String, in directory: SocketDirectory = .standard()) throws(AttachError) -> String {
+        if argument.contains("/") { return argument }
+        guard let pid = Int32(argument), pid > 0 else {
+            throw AttachError(.notFound, "'\(argument)' is neither a process id nor a socket path")
+        }
+        let path = directory.socketPath(for: pid)
+        guard FileManager.default.fileExists(atPath: path) else {
+            let alive = UnixSocket.processExists(pid)
+            throw AttachError(.notFound, alive
+                ? "process \(pid) serves no OpScope agent (no \(path)); it must call OpScopeAgent.start(monitor) (or run a demo with --serve)"
+                : "no process \(pid)")
+        }
+        return path
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import OperationEvents
+
+/// A program in another process, attached to over its agent's socket: an `EventSource` that a
+/// dashboard session runs on as on the local monitor. Commands travel over the socket with
+/// request ids and come back as the agent's reply (done, or refused with the reason).
+///
+/// When the program exits or the connection drops, the source says so (`sourceInfo.status`),
+/// keeps what it had, and, unless told not to, connects again to the same path; the stream then
+/// starts over from the program's keyframe.
+public final class RemoteSource: EventSource, @unchecked Sendable {
+    // Safety: `links` and `primaryClaimed` are guarded by `lock`.
+    /// The socket attached to.
+    public let path: String
+    /// Whether a dropped connection is made again.
+    public let reconnects: Bool
+    private let client: String
+    private let lock = NSLock()
+    /// The first link (made while connecting, so that errors come out at once), then one per
+    /// further subscription.
+    private var links: [RemoteLink] = []
+    private var primaryClaimed = false
+    private let primary: RemoteLink
+
+    /// Connects to the agent at `path` and greets it; throws one clear error (nobody there,
+    /// another user's program, a version mismatch, a refusal).
+    public init(path: String, reconnects: Bool = true, client: String = "opscope") throws(AttachError) {
+        self.path = path
+        self.reconnects = reconnects
+        self.client = client
+        primary = try RemoteLink(path: path, mode: .stream, reconnects: reconnects, client: client)
+        links = [primary]
+    }
+
+    /// The program, as its agent described itself at the latest greeting.
+    public var welcome: WelcomeMessage { primary.currentWelcome }
+
+    /// What the dashboard shows about the source: remote, the program and its pid, whether it
+    /// takes commands, and while the connection is down, that it is.
+    public var sourceInfo: SourceInfo {
+        let welcome = primary.currentWelcome
+        return SourceInfo(kind: .remote, program: "\(welcome.program) (pid \(welcome.processID))",
+                          commandsRefused: welcome.commandsRefused, status: primary.statusText)
+    }
+
+    /// Whether the connection is up; when it is not, whether it is being made again.
+    public var connection: ConnectionState {
+        switch primary.currentStatus {
+        case .connected: .connected
+        case .reconnecting(let reason): .reconnecting(reason)
+        case .ended(let reason): .ended(reason)
+        }
+    }
+
+    /// The state of a remote source's connection.
+    public enum ConnectionState: Sendable, Equatable {
+        /// Up.
+        case connected
+        /// Down (the reason, e.g. `program exited`), being made again.
+        case reconnecting(String)
+        /// Down for good.
+        case ended(String)
+    }
+
+    /// The first subscription takes the connection made while connecting; later ones connect
+    /// anew (each console-side consumer has its own subscription in the program).
+    public func subscribe(_ request: SubscriptionRequest) -> any EventSubscription {
+        lock.lock()
+        defer { lock.unlock() }
+        if !primaryClaimed {
+            primaryClaimed = true
+            return RemoteSubscription(link: primary, consumer: request.consumer)
+        }
+        guard let link = try? RemoteLink(path: path, mode: .stream, reconnects: reconnects, client: client) else {
+            return RemoteSubscription(link: nil, consumer: request.consumer)
+        }
+        links.append(link)
+        return RemoteSubscription(link: link, consumer: request.consumer)
+    }
+
+    /// Sends the command to the program and waits for its reply.
+    public func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError> {
+        primary.perform(command)
+    }
+
+    /// The program's work templates.
+    public var workTemplates: [WorkTemplateInfo] { primary.currentWelcome.templates }
+
+    /// The program's clock (its last reading plus the time since; still while disconnected).
+    public func now() -> UInt64 { primary.now() }
+
+    /// Ends every connection.
+    public func close() {
+        lock.lock()
+        let all = links
+        lock.unlock()
+        for link in all { link.close() }
+    }
+
+    /// Connections made by the first link (1, then one more per reconnection).
+    package var connectionsMade: Int {
+        primary.connectionCount
+    }
+}
+
+/// A subscription over one link; a subscription whose connection could not be made is empty.
+final class RemoteSubscription: EventSubscription, @unchecked Sendable {
+    let consumer: String
+    private let link: RemoteLink?
+
+    init(link: RemoteLink?, consumer: String) {
+        self.link = link
+        self.consumer = consumer
+    }
+
+    func next(limit: Int) -> EventBatch {
+        link?.take(limit: limit) ?? EventBatch(events: [], droppedTotal: 0)
+    }
+
+    func resynchronize() { link?.resynchronize() }
+
+    func close() { link?.close() }
+}
