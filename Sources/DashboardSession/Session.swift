@@ -69,6 +69,13 @@ public struct Session {
         }
         if !interaction.state.paused { frozen = nil }
         let now = source.now()
+        // A remote program that exited: say so, and keep its last state as it was (the model's
+        // clock stands still until the source delivers again).
+        let sourceStatus = source.sourceInfo.status
+        if sourceStatus != interaction.state.sourceStatus {
+            interaction.state.sourceStatus = sourceStatus
+            dirty = true
+        }
         var narrated: [MonitorEvent]? = frozen == nil && interaction.wantsNarration ? [] : nil
         if ingest.ingest(collecting: &narrated) {
             lastActivity = now
@@ -81,7 +88,7 @@ public struct Session {
         let model = ingest.model
         let live = model.queues.values.contains { $0.executing + $0.waiting > 0 }
         if now &- lastClockTick >= (live ? 250_000_000 : 1_000_000_000) {
-            ingest.advance(to: now)
+            if sourceStatus == nil { ingest.advance(to: now) }
             lastClockTick = now
             if frozen == nil { dirty = true }
         }

@@ -80,6 +80,7 @@ public struct FrameComposer: Sendable {
     private func drawTitle(_ buffer: inout Buffer, _ area: Rect, _ model: DashboardModel, _ state: ViewState, warnings: Int) {
         let x = buffer.write(" OpScope ", x: area.x, y: area.y, style: theme.title.with(.reverse), clip: area)
         var right: [(String, Style)] = []
+        if let status = state.sourceStatus { right.append((theme.text(status), theme.error.with(.reverse))) }
         if model.droppedEvents > 0 { right.append(("\(model.droppedEvents) events dropped", theme.error)) }
         if warnings > 0 { right.append(("! \(warnings) warning\(warnings == 1 ? "" : "s")", theme.error.with(.reverse))) }
         if state.paused { right.append(("PAUSED", theme.warning.with(.reverse))) }

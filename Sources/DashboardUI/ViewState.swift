@@ -32,6 +32,9 @@ public struct ViewState: Sendable, Equatable {
     public var status: StatusLine?
     /// One sentence per state change, when narration is on (`t`).
     public var narration = NarrationState()
+    /// What the source says about itself while it is not delivering (a remote program that
+    /// exited): shown in the title until it clears.
+    public var sourceStatus: String?
 
     /// The starting view.
     public init() {}
