@@ -25,9 +25,15 @@ public struct DisplayOptions: ParsableArguments {
     @Option(help: "Seed of the demo's random choices (durations, priorities): the same seed, the same demo.")
     public var seed: UInt64 = 1
 
+    @Flag(help: "Run headless and serve the demo to consoles in other terminals (opscope attach) until Ctrl-C.")
+    public var serve = false
+
+    @Option(help: "With --serve: the agent's socket path (default: the user's opscope directory, PID.sock).")
+    public var socket: String?
+
     /// The options as `opscope --help` lists them (ArgumentParser shows a default subcommand's
     /// options only in that subcommand's help).
-    public static let summary = "--ascii, --no-color, --no-mouse, --fps N (1-120), --speed X (0.05-20), --seed N"
+    public static let summary = "--ascii, --no-color, --no-mouse, --fps N (1-120), --speed X (0.05-20), --seed N, --serve [--socket PATH]"
 
     /// The dashboard's model for a demo played at `speed`: in slow motion, finished operations
     /// stay listed, and the "too long" warnings wait, as long in demo time as at full speed.
@@ -44,6 +50,7 @@ public struct DisplayOptions: ParsableArguments {
     public func validate() throws {
         guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
         guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
+        if socket != nil, !serve { throw ValidationError("--socket goes with --serve") }
     }
 }
 
@@ -52,6 +59,7 @@ public struct DisplayOptions: ParsableArguments {
 public enum DemoLauncher {
     /// Opens the dashboard on `demo` until q; a terminating signal ends it with 128 + the signal.
     public static func run(_ demo: Demo, _ display: DisplayOptions) throws {
+        if display.serve { try serve(demo, display) }
         let monitor = OperationMonitor()
         let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
         defer { handle.stop() }

@@ -19,7 +19,7 @@ struct OpScopeCommand: ParsableCommand {
             Dashboard options (opscope demo [NAME] OPTIONS, or opscope OPTIONS): \(DisplayOptions.summary).
             """,
         version: OpScopeCommand.version,
-        subcommands: [DemoCommand.self, ReportCommand.self],
+        subcommands: [DemoCommand.self, ReportCommand.self, AttachCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }
@@ -58,12 +58,15 @@ struct DemoCommand: ParsableCommand {
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Run a demo without a terminal and print its report.",
+        abstract: "Run a demo without a terminal and print its report (or report on a running program: --attach PID).",
         discussion: "Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI)."
     )
 
     @Argument(help: "The demo to run.")
-    var demo: String
+    var demo: String?
+
+    @Option(help: "Report on a running program instead of a demo: its process id or socket path (opscope attach lists them).")
+    var attach: String?
 
     // `.unconditional`: `--after -1` is a bad duration to explain, not a missing value.
     @Option(parsing: .unconditional, help: "Seconds to run before reporting (0-3600).")
@@ -79,6 +82,11 @@ struct ReportCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     func validate() throws {
+        if attach != nil {
+            guard demo == nil else { throw ValidationError("give a demo or --attach, not both") }
+            return
+        }
+        guard let demo else { throw ValidationError("missing demo; known: \(Demo.all.map(\.name).joined(separator: ", ")) (or --attach PID)") }
         guard Demo.named(demo) != nil else {
             throw ValidationError("unknown demo '\(demo)'; known: \(Demo.all.map(\.name).joined(separator: ", "))")
         }
@@ -87,8 +95,9 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let attach { return try reportAttached(attach) }
         let monitor = OperationMonitor()
-        let handle = Demo.named(demo)!.start(monitor, Pace(speed: speed, seed: seed))
+        let handle = Demo.named(demo!)!.start(monitor, Pace(speed: speed, seed: seed))
         let report = OpScopeDashboard.observe(monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))
         handle.stop()
         if json {

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import OpScope
+import OpScopeDemos
+
+extension DemoLauncher {
+    /// `--serve`: runs the demo without a dashboard and serves it to consoles in other terminals
+    /// until SIGINT or SIGTERM; the socket is removed on the way out.
+    static func serve(_ demo: Demo, _ display: DisplayOptions) throws -> Never {
+        let monitor = OperationMonitor()
+        var configuration = AgentConfiguration()
+        configuration.program = demo.name
+        configuration.socketPath = display.socket
+        let agent: AgentServer
+        do {
+            agent = try OpScopeAgent.start(monitor, configuration: configuration)
+        } catch let error as AttachError {
+            throw ValidationError(error.message)
+        }
+        let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
+        let target = display.socket ?? String(getpid())
+        // Written at once (not buffered), so that a script or a test sees where to attach.
+        FileHandle.standardOutput.write(Data("""
+            serving the '\(demo.name)' demo (pid \(getpid())) at \(agent.socketPath)
+            attach from another terminal: opscope attach \(target)
+            Ctrl-C stops
+
+            """.utf8))
+        // The signals are taken from a dispatch source (not a handler), so stopping runs as
+        // ordinary code: the agent tells its consoles and removes the socket.
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                agent.stop()
+                handle.stop()
+                FileHandle.standardOutput.write(Data("stopped; \(agent.socketPath) removed\n".utf8))
+                exit(0)
+            }
+            source.resume()
+            SignalSources.keep(source)
+        }
+        // The main thread serves the main queue (the tour puts work on it).
+        dispatchMain()
+    }
+}
+
+/// Keeps the signal sources alive for the life of the process.
+private enum SignalSources {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    private static let lock = NSLock()
+
+    static func keep(_ source: DispatchSourceSignal) {
+        lock.lock()
+        sources.append(source)
+        lock.unlock()
+    }
+}

@@ -1,0 +1,109 @@
+@_exported import OpScopeAgent
+import DashboardModel
+import DashboardSession
+import Foundation
+import NcursesBackend
+import OperationEvents
+import TerminalKit
+
+/// Lets consoles in other terminals watch this program (`opscope attach`): an agent serving the
+/// monitor over a Unix socket, off until started.
+///
+/// ```swift
+/// let monitor = OperationMonitor()
+/// try OpScopeAgent.start(monitor)                 // serves $XDG_RUNTIME_DIR/opscope/PID.sock
+/// ```
+public enum OpScopeAgent {
+    /// Starts serving `source` at the user's socket directory (`PID.sock`); with `readOnly`,
+    /// consoles may watch but not command. The agent runs until `stop()` or the process ends
+    /// (its socket is removed at a normal exit).
+    @discardableResult
+    public static func start(_ source: any EventSource, readOnly: Bool = false) throws -> AgentServer {
+        try AgentServer.start(source, configuration: AgentConfiguration(readOnly: readOnly))
+    }
+
+    /// Starts serving `source` as `configuration` says (a socket path of its own, bounds).
+    @discardableResult
+    public static func start(_ source: any EventSource, configuration: AgentConfiguration) throws -> AgentServer {
+        try AgentServer.start(source, configuration: configuration)
+    }
+}
+
+/// The dashboard on a program in another process.
+public enum OpScopeAttach {
+    /// How an attached dashboard ended.
+    public enum Ending: Sendable, Equatable {
+        /// The person quit.
+        case quit
+        /// A terminating signal arrived.
+        case signal(Int32)
+        /// The program went away and the source does not reconnect (the reason).
+        case programGone(String)
+    }
+
+    /// Shows the dashboard on `remote` in this terminal until the person quits; a source that
+    /// does not reconnect also ends it when the program goes away.
+    public static func run(_ remote: RemoteSource, options: SessionOptions = SessionOptions()) throws -> Ending {
+        let outcome = DashboardThread.Outcome()
+        let gone = GoneReason()
+        DashboardThread.start(outcome) { [options] in
+            let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
+            defer { terminal.stop() }
+            var session = Session(source: remote, options: options)
+            while true {
+                if let ending = session.step(on: terminal) { return ending }
+                if !remote.reconnects, case .ended(let reason) = remote.connection {
+                    gone.set(reason)
+                    return .quit
+                }
+                terminal.waitForInput(seconds: session.idleWait)
+            }
+        }
+        let ending = try outcome.wait()
+        if let reason = gone.value { return .programGone(reason) }
+        switch ending {
+        case .quit: return .quit
+        case .signal(let number): return .signal(number)
+        }
+    }
+
+    /// The report of the program's state now: its history (the keyframe the stream starts
+    /// with) and the events that came with it. Waits at most `timeout` seconds for the keyframe.
+    public static func report(_ remote: RemoteSource, configuration: ModelConfiguration = ModelConfiguration(),
+                              timeout: Double = 10) throws -> DashboardReport {
+        let subscription = remote.subscribe(SubscriptionRequest(consumer: "report"))
+        defer { subscription.close() }
+        var model = DashboardModel(configuration: configuration)
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var started = false
+        while true {
+            let batch = subscription.next(limit: 65_536)
+            if batch.start != nil { started = true }
+            if started { model.apply(batch) }
+            if started, batch.events.isEmpty { break }
+            if !started {
+                if case .ended(let reason) = remote.connection { throw AttachError(.protocolError, "\(remote.path): \(reason)") }
+                guard Date() < deadline else { throw AttachError(.protocolError, "\(remote.path): no state from the program within \(Int(timeout)) s") }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+        model.advance(to: remote.now())
+        return model.report()
+    }
+
+    private final class GoneReason: @unchecked Sendable {
+        // Safety: `reason` is guarded by `lock`.
+        private let lock = NSLock()
+        private var reason: String?
+        func set(_ value: String) {
+            lock.lock()
+            reason = value
+            lock.unlock()
+        }
+        var value: String? {
+            lock.lock()
+            defer { lock.unlock() }
+            return reason
+        }
+    }
+}
