@@ -22,9 +22,9 @@ enum RemoteHandshake {
             UnixSocket.setTimeouts(descriptor, seconds: timeout)
             try UnixSocket.connect(descriptor, to: path)
             let hello = HelloMessage(protocol: AttachProtocol.name, version: version, client: client, mode: mode)
-            guard UnixSocket.writeAll(descriptor, Messages.frame(hello)) else {
-                throw AttachError(.protocolError, "\(path): the program closed the connection before greeting")
-            }
+            // A refused console may find the connection closed already: its refusal is still
+            // there to read, so a failed write is not the end.
+            _ = UnixSocket.writeAll(descriptor, Messages.frame(hello))
             var decoder = FrameDecoder(source: path, maximumFrameSize: AttachProtocol.maximumAgentFrame)
             var buffer = [UInt8](repeating: 0, count: 65_536)
             var received = 0
