@@ -11,6 +11,15 @@ extension DemoLauncher {
         var configuration = AgentConfiguration()
         configuration.program = demo.name
         configuration.socketPath = display.socket
+        // The demo's pane says what consoles do to it.
+        configuration.onCommand = { _, result in
+            let line: String
+            switch result {
+            case .success(let receipt): line = "a console: \(receipt.message)"
+            case .failure(let error): line = "a console's command was refused: \(error.message)"
+            }
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
         let agent: AgentServer
         do {
             agent = try OpScopeAgent.start(monitor, configuration: configuration)

@@ -1,4 +1,5 @@
 import Foundation
+import OperationEvents
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,6 +36,9 @@ public struct AgentConfiguration: Sendable {
     public var pumpInterval = 0.02
     /// Nanoseconds of silence after which a streaming console is sent the agent's clock.
     public var clockInterval: UInt64 = 1_000_000_000
+    /// Called after each command a console sent was carried out (on the agent's command queue),
+    /// e.g. to log what consoles did to the program.
+    public var onCommand: (@Sendable (MonitorCommand, Result<CommandReceipt, CommandError>) -> Void)?
     /// Remove the socket when the process exits normally (`exit`, end of `main`).
     public var removeAtExit = true
     /// The clock of the deadlines above (nanoseconds); tests inject a manual one.

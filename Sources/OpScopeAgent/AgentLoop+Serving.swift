@@ -63,11 +63,12 @@ extension AgentLoop {
         }
         connection.commandsInFlight += 1
         statistics.commandsPerformed += 1
-        let (source, shared, number) = (self.source, self.shared, connection.number)
+        let (source, shared, number, observer) = (self.source, self.shared, connection.number, configuration.onCommand)
         // Commands call app code (`cancel()`, template factories): never on the loop's thread,
         // and with no lock held.
         commandQueue.async { [weak self] in
             let result = source.perform(message.command)
+            observer?(message.command, result)
             var reply = ReplyMessage(id: message.id)
             switch result {
             case .success(let receipt): reply.done = receipt

@@ -146,16 +146,14 @@ extension RemoteLink {
         if askForKeyframe { resynchronize() }
     }
 
-    /// After the connection ended without an `end` line: the program is gone when nobody listens
-    /// at its socket any more (a killed process's socket file stays, but refuses connections).
+    /// After the connection ended without an `end` line: the program is gone unless an agent
+    /// still answers a greeting at its socket (a killed process's socket file stays; a dying
+    /// one may still take a connection it will never answer).
     private func programGone() -> Bool {
-        guard let probe = try? UnixSocket.make() else { return false }
-        defer { Glibc.close(probe) }
-        do throws(AttachError) {
-            try UnixSocket.connect(probe, to: path)
-            return false
-        } catch {
-            return error.kind == .stale || error.kind == .notFound
+        guard let connected = try? RemoteHandshake.connect(path: path, mode: .commands, client: client, timeout: 2) else {
+            return true
         }
+        Glibc.close(connected.descriptor)
+        return false
     }
 }

@@ -84,12 +84,12 @@ final class RemoteLink: @unchecked Sendable {
         return welcome
     }
 
-    /// The agent's clock now: its last reading plus the time since, held still while the link
-    /// is down (the screen keeps the last state, durations included).
+    /// The agent's clock now: its last reading plus the time since (never going back). It runs
+    /// on while the link is down: a dashboard paces its frames by it, and keeps its model still
+    /// by itself while the source reports a status.
     func now() -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
-        guard status == .connected else { return latestRemoteTime }
         let estimate = clockBase.remote &+ (AgentConfiguration.monotonicNow() &- clockBase.local)
         latestRemoteTime = max(latestRemoteTime, estimate)
         return latestRemoteTime

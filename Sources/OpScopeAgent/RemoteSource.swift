@@ -86,7 +86,7 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
     /// The program's work templates.
     public var workTemplates: [WorkTemplateInfo] { primary.currentWelcome.templates }
 
-    /// The program's clock (its last reading plus the time since; still while disconnected).
+    /// The program's clock: its last reading plus the time since.
     public func now() -> UInt64 { primary.now() }
 
     /// Ends every connection.
