@@ -133,6 +133,7 @@ let package = Package(
                 "NcursesBackend",
                 "ReliabilityRuns",
                 "HeapStatistics",
+                "OpScopeAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

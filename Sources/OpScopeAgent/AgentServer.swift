@@ -62,7 +62,10 @@ public final class AgentServer: @unchecked Sendable {
         }
         if configuration.removeAtExit { ExitCleanup.register(socketPath) }
         let loop = self.loop
-        let thread = Thread { loop.run() }
+        let thread = Thread {
+            AgentServer.nameThisThread("opscope.agent")
+            loop.run()
+        }
         thread.name = "opscope.agent"
         thread.start()
     }
@@ -86,6 +89,16 @@ public final class AgentServer: @unchecked Sendable {
 
     /// Makes the loop look at its connections now (tests that move a manual clock).
     package func wake() { loop.wake() }
+
+    /// Names the calling thread for `top -H`, `ps -L` and /proc (Foundation's `Thread.name`
+    /// does not reach the kernel here, and `pthread_setname_np` is not in the Glibc module).
+    static func nameThisThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+        guard descriptor >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = write(descriptor, bytes, bytes.count)
+        close(descriptor)
+    }
 
     private static func wallClockNow() -> WallClockTime {
         var spec = timespec()
