@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DashboardUI", targets: ["DashboardUI"]),
         .library(name: "GraphExport", targets: ["GraphExport"]),
         .library(name: "DashboardSession", targets: ["DashboardSession"]),
+        .library(name: "OpScopeRecording", targets: ["OpScopeRecording"]),
         .library(name: "OpScope", targets: ["OpScope"]),
     ],
     dependencies: [
@@ -80,10 +81,16 @@ let package = Package(
         .target(name: "DashboardSession", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit"]),
         .testTarget(name: "DashboardSessionTests",
                     dependencies: ["DashboardSession", "DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"]),
+        // Recordings: the recorder (a consumer of any source, writing JSON Lines as it goes), the
+        // reader's index, the replay source with its own clock, and the Perfetto trace export.
+        .target(name: "OpScopeRecording", dependencies: ["OperationEvents", "EventCoding", "DashboardModel"]),
+        .testTarget(name: "OpScopeRecordingTests",
+                    dependencies: ["OpScopeRecording", "EventCoding", "OperationEvents", "DashboardModel", "DashboardSession",
+                                   "DashboardUI", "TerminalKit", "OpScopeTestSupport"]),
         // The embedding API: run the dashboard in a program's terminal, or get its report. One
         // import gives an embedding program everything its API names.
         .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
-                                                "TerminalKit", "NcursesBackend", "GraphExport"]),
+                                                "TerminalKit", "NcursesBackend", "GraphExport", "OpScopeRecording"]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).
@@ -121,6 +128,7 @@ let package = Package(
                 "EventCoding",
                 "OperationBridge",
                 "OperationEvents",
+                "OpScopeRecording",
                 "DashboardModel",
                 "DashboardUI",
                 "TerminalKit",
