@@ -32,6 +32,9 @@ public struct ViewState: Sendable, Equatable {
     public var status: StatusLine?
     /// One sentence per state change, when narration is on (`t`).
     public var narration = NarrationState()
+    /// Where a replay is (nil: the source is not a recording): the timeline bar, and the keys
+    /// that move in it.
+    public var timeline: TimelineState?
 
     /// The starting view.
     public init() {}
@@ -46,6 +49,8 @@ public struct ViewState: Sendable, Equatable {
         case startOrder
         /// The narration log, newest last.
         case narration
+        /// Each queue's operations as bars over time.
+        case timeline
 
         /// The view's name in its frame and in help.
         public var title: String {
@@ -54,6 +59,7 @@ public struct ViewState: Sendable, Equatable {
             case .stuck: "stuck by root cause"
             case .startOrder: "start order"
             case .narration: "narration"
+            case .timeline: "timeline"
             }
         }
     }
