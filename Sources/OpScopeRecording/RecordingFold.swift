@@ -32,6 +32,8 @@ struct RecordingFold {
     private(set) var unknownLines = 0
     private var pending: [MonitorEvent] = []
     private var needsKeyframe = true
+    /// The sequence number the next event should carry (the pending events counted).
+    private var expectedSequence: UInt64 = 0
     private let source: String
     /// Events applied at most at once (a session takes about as many per frame).
     static let chunk = 1_024
@@ -48,12 +50,13 @@ struct RecordingFold {
         case .event(let event):
             pending.append(event)
             eventsTaken += 1
+            expectedSequence = max(expectedSequence, event.sequence &+ 1)
             if pending.count >= Self.chunk { flush() }
             return .event(event)
         case .keyframe(let keyframe):
             // A keyframe that continues the events before it holds what they built: reading on
             // is cheaper than decoding it, and gives the same state.
-            guard needsKeyframe || keyframe.sequence != model.stream.nextSequence else { return .none }
+            guard needsKeyframe || keyframe.sequence != expectedSequence else { return .none }
             flush()
             let state: StreamState
             do {
@@ -64,6 +67,7 @@ struct RecordingFold {
             }
             model.load(state)
             needsKeyframe = false
+            expectedSequence = keyframe.sequence
             return .reset
         case .dropped(let marker):
             flush()
