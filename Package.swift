@@ -90,7 +90,7 @@ let package = Package(
         // The embedding API: run the dashboard in a program's terminal, or get its report. One
         // import gives an embedding program everything its API names.
         .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
-                                                "TerminalKit", "NcursesBackend", "GraphExport", "OpScopeRecording"]),
+                                                "TerminalKit", "NcursesBackend", "GraphExport", "OpScopeRecording", "EventCoding"]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).

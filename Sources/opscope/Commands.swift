@@ -19,7 +19,7 @@ struct OpScopeCommand: ParsableCommand {
             Dashboard options (opscope demo [NAME] OPTIONS, or opscope OPTIONS): \(DisplayOptions.summary).
             """,
         version: OpScopeCommand.version,
-        subcommands: [DemoCommand.self, ReportCommand.self],
+        subcommands: [DemoCommand.self, ReportCommand.self, RecordCommand.self, ReplayCommand.self, ExportCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }
@@ -54,16 +54,19 @@ struct DemoCommand: ParsableCommand {
     }
 }
 
-/// `opscope report DEMO --after SECONDS [--json]`.
+/// `opscope report DEMO --after SECONDS [--json]`, or `opscope report FILE [--at SECONDS] [--json]`.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Run a demo without a terminal and print its report.",
+        abstract: "Run a demo without a terminal and print its report, or report from a recording.",
         discussion: "Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI)."
     )
 
-    @Argument(help: "The demo to run.")
+    @Argument(help: "The demo to run, or a recording file (the report at its end, or --at).")
     var demo: String
+
+    @Option(help: "With a recording: the moment to report, in seconds from its start (default: its end).")
+    var at: Double?
 
     // `.unconditional`: `--after -1` is a bad duration to explain, not a missing value.
     @Option(parsing: .unconditional, help: "Seconds to run before reporting (0-3600).")
@@ -79,6 +82,8 @@ struct ReportCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     func validate() throws {
+        if RecordingInput.isFile(demo) { return }
+        guard at == nil else { throw ValidationError("--at applies to a recording file; a demo runs --after SECONDS") }
         guard Demo.named(demo) != nil else {
             throw ValidationError("unknown demo '\(demo)'; known: \(Demo.all.map(\.name).joined(separator: ", "))")
         }
@@ -87,6 +92,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        if RecordingInput.isFile(demo) { return try RecordingInput.report(demo, at: at, json: json) }
         let monitor = OperationMonitor()
         let handle = Demo.named(demo)!.start(monitor, Pace(speed: speed, seed: seed))
         let report = OpScopeDashboard.observe(monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))
