@@ -72,6 +72,7 @@ struct TimelineLayout {
             let bars = byQueue[queue]!.sorted { ($0.added, $0.id) < ($1.added, $1.id) }
             var lanes: [[Bar]] = []
             var laneEnds: [Int] = []
+            var hidden = 0
             for bar in bars {
                 let first = column(bar.added, start: start, end: end, columns: columns)
                 let last = max(first, column(bar.finished ?? end, start: start, end: end, columns: columns))
@@ -79,14 +80,17 @@ struct TimelineLayout {
                 if let lane = laneEnds.firstIndex(where: { $0 + 1 < first }) {
                     lanes[lane].append(bar)
                     laneEnds[lane] = last
-                } else {
+                } else if lanes.count < rows {
                     lanes.append([bar])
                     laneEnds.append(last)
+                } else {
+                    // No more lanes than rows can ever show: thousands waiting at once stay cheap.
+                    hidden += 1
                 }
             }
             let name = queue.flatMap { model.queues[$0]?.name } ?? ""
             let title = queue.map { "\($0) \(name)" } ?? "no queue"
-            all.append(QueueLanes(queue: queue, title: title, lanes: lanes, hidden: 0))
+            all.append(QueueLanes(queue: queue, title: title, lanes: lanes, hidden: hidden))
         }
         return fit(TimelineLayout(start: start, end: end, queues: all, hiddenQueues: 0), rows: max(1, rows))
     }
@@ -96,7 +100,7 @@ struct TimelineLayout {
     private static func fit(_ layout: TimelineLayout, rows: Int) -> TimelineLayout {
         var layout = layout
         let wanted = layout.queues.map(\.lanes.count)
-        guard wanted.reduce(0, +) > rows else { return layout }
+        guard wanted.reduce(0, +) > rows || layout.queues.contains(where: { $0.hidden > 0 }) else { return layout }
         var shown = layout.queues.count > rows ? rows - 1 : layout.queues.count
         shown = max(0, shown)
         layout.hiddenQueues = layout.queues.count - shown
@@ -111,7 +115,7 @@ struct TimelineLayout {
         layout.queues = Array(layout.queues.prefix(shown))
         for index in layout.queues.indices where given[index] < wanted[index] {
             let cut = layout.queues[index].lanes[given[index]...]
-            layout.queues[index].hidden = cut.reduce(0) { $0 + $1.count }
+            layout.queues[index].hidden += cut.reduce(0) { $0 + $1.count }
             layout.queues[index].lanes.removeLast(cut.count)
         }
         return layout

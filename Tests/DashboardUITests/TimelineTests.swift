@@ -152,4 +152,20 @@ struct TimelineTests {
         _ = press([.character(":")] + keys("seek 3s") + [.enter], &dashboard, model)
         #expect(dashboard.state.status?.text == ":seek moves in a recording (opscope replay FILE)")
     }
+
+    @Test("thousands waiting at once: no more lanes than rows, the rest counted on the last one")
+    func manyWaiting() {
+        var script = EventScript()
+        script.queue(1, "busy", max: 2)
+        for id in 1...3_000 { script.add(id, queue: 1, "job-\(id)", after: [], ready: true) }
+        script.start(1)
+        let model = script.model()
+        var dashboard = Interaction()
+        press([.character("5")], &dashboard, model, width: 80, height: 24)
+        let lines = screen(model, dashboard, width: 80, height: 24).0.text.split(separator: "\n").map(String.init)
+        let labelled = lines.filter { $0.contains("more") && $0.hasPrefix("│") }
+        #expect(labelled.count == 1, "one line counts the operations not shown:\n\(lines.joined(separator: "\n"))")
+        let shown = lines.filter { $0.contains("░") }.count
+        #expect(shown >= 10 && shown <= 20)
+    }
 }
