@@ -94,7 +94,7 @@ public struct Session {
         let frameInterval = 1_000_000_000 / UInt64(max(1, min(120, options.framesPerSecond)))
         // A paused replay's clock stands still (or goes back when it seeks): a change is drawn
         // at once, since waiting for the clock would wait for ever.
-        let stillClock = replay != nil && now <= lastFrame
+        let stillClock = replay != nil && (now <= lastFrame || lastTimeline?.playing == false)
         if dirty, now &- lastFrame >= frameInterval || fullRedraw || framesDrawn == 0 || stillClock {
             draw(on: surface, now: now)
         }

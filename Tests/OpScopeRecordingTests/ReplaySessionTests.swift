@@ -62,6 +62,20 @@ struct ReplaySessionTests {
         #expect(terminal.text.contains("×2"))
     }
 
+    @Test("played to the end: the bar says so at once, even within a frame of the last one (the clock stops there)")
+    func playsToTheEnd() throws {
+        let script = longScript(count: 40, step: 100_000_000)
+        var (session, terminal, source, clock) = try start(script, playing: true)
+        let duration = UInt64(source.recording.duration * 1e9)
+        clock.advance(by: duration - 10_000_000)
+        _ = session.step(on: terminal)
+        #expect(terminal.text.contains("▶ "))
+        clock.advance(by: 20_000_000)
+        _ = session.step(on: terminal)
+        let text = TimelineBarText.seconds(source.recording.duration)
+        #expect(terminal.text.contains("❚❚ \(text) / \(text)"), "\(terminal.lines.suffix(4).joined(separator: "\n"))")
+    }
+
     @Test("] and [ seek a second, , and . step an event, :seek jumps; each moment shown as the file has it, durations too")
     func seeksAndSteps() throws {
         let script = longScript(count: 80, step: 100_000_000)
@@ -107,6 +121,14 @@ struct ReplaySessionTests {
         turn(&session, terminal, .enter)
         turn(&session, terminal, .character("5"))
         #expect(terminal.text.contains("5 timeline") && terminal.text.contains("▲ 0.1 s"), "\(terminal.text)")
+    }
+}
+
+/// The bar's way of writing seconds.
+enum TimelineBarText {
+    static func seconds(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 }
 
