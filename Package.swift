@@ -109,7 +109,7 @@ let package = Package(
         .executableTarget(name: "embedding-example", dependencies: ["OpScope"], path: "Demos/Embedding"),
         // The opscope command.
         .executableTarget(name: "opscope", dependencies: [
-            "OpScope", "OpScopeDemos", "DemoLauncher",
+            "OpScope", "OpScopeDemos", "DemoLauncher", "GraphExport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "OpScopeTests", dependencies: ["OpScope"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GraphExport
 import OpScope
 
 /// `opscope export FILE --format perfetto|json|dot|mermaid`.
@@ -10,7 +11,8 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             perfetto: trace-event JSON that ui.perfetto.dev and chrome://tracing open (one track per queue, split into \
             lanes where operations overlap; one slice per operation run; arrows for dependencies; instants for \
-            cancellations and warnings). json: the report (as opscope report --json) at --at or at the end.
+            cancellations and warnings). json: the report (as opscope report --json) at --at or at the end. dot and \
+            mermaid: the dependency graph at --at or at the end (Graphviz: dot -Tsvg; Mermaid renders in Markdown).
             """
     )
 
@@ -31,13 +33,6 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        switch format {
-        case .dot, .mermaid:
-            throw ValidationError("--format \(format.rawValue): the graph export is not part of this build yet; "
-                                  + "perfetto and json are available")
-        case .perfetto, .json:
-            break
-        }
         let recording = try RecordingInput.open(file)
         let sink = try Output(path: output)
         defer { sink.close() }
@@ -55,17 +50,22 @@ struct ExportCommand: ParsableCommand {
                       + "\(summary.instants) instant events; open it at ui.perfetto.dev or chrome://tracing")
             }
         case .json:
-            let model: DashboardModel
-            do {
-                model = try recording.model(atSeconds: RecordingInput.moment(at, in: recording))
-            } catch let error as EventStreamError {
-                throw ValidationError(error.description)
-            }
-            var data = try RecordingInput.reportJSON(model.report())
+            var data = try RecordingInput.reportJSON(try model(recording).report())
             data.append(0x0A)
             try sink.write(Array(data))
-        case .dot, .mermaid:
-            break
+        case .dot:
+            try sink.write(Array(GraphExport.dot(try model(recording)).utf8))
+        case .mermaid:
+            try sink.write(Array(GraphExport.mermaid(try model(recording)).utf8))
+        }
+    }
+
+    /// The model at `--at` (or the end).
+    private func model(_ recording: Recording) throws -> DashboardModel {
+        do {
+            return try recording.model(atSeconds: RecordingInput.moment(at, in: recording))
+        } catch let error as EventStreamError {
+            throw ValidationError(error.description)
         }
     }
 

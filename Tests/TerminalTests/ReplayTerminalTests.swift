@@ -85,7 +85,7 @@ struct ReplayTerminalTests {
         #expect(report.output.contains("\"queues\""), "\(report.output)")
     }
 
-    @Test("report and export from a file: the JSON report, the Perfetto trace parses and holds the runs")
+    @Test("report and export from a file: the JSON report, the Perfetto trace parses and holds the runs, the graph as DOT and Mermaid")
     func reportAndExport() throws {
         let file = directory + "/stuck.jsonl"
         #expect(opscope("record stuck \(file) --for 2").status == 0)
@@ -101,8 +101,10 @@ struct ReplayTerminalTests {
         #expect(events.contains { $0["ph"] as? String == "X" })
         let atStart = opscope("export \(file) --format json --at 0")
         #expect(atStart.status == 0 && atStart.output.contains("\"operations\""))
-        let dot = opscope("export \(file) --format dot")
-        #expect(dot.status == 2 && dot.output.hasPrefix("opscope: --format dot"))
+        let dot = opscope("export \(file) --format dot --at 1.5")
+        #expect(dot.status == 0 && dot.output.contains("digraph opscope {"), "\(dot.output.prefix(300))")
+        let mermaid = opscope("export \(file) --format mermaid")
+        #expect(mermaid.status == 0 && mermaid.output.contains("flowchart"), "\(mermaid.output.prefix(300))")
     }
 
     @Test("bad files: one line naming the file (and the line), exit status 2; a cut last line is a notice", arguments: [
