@@ -102,14 +102,13 @@ public final class ReplaySource: EventSource, PlaybackControllable, @unchecked S
             playhead.playing = play && recording.endTime > recording.origin
             message = playhead.playing ? "playing ×\(Self.speedText(playhead.speed))" : "paused at \(moment())"
         case .faster, .slower:
-            let speeds = Self.speeds
-            let current = speeds.firstIndex { $0 >= playhead.speed } ?? speeds.count - 1
-            let next = request == .faster ? min(current + 1, speeds.count - 1) : max(current - 1, 0)
-            if speeds[next] == playhead.speed {
+            // The next step of the list from wherever the speed is (`--speed 1.5` goes to 2 or 1).
+            let next = request == .faster ? Self.speeds.first { $0 > playhead.speed } : Self.speeds.last { $0 < playhead.speed }
+            guard let next else {
                 return .failure(CommandError(.invalidArgument, "already at ×\(Self.speedText(playhead.speed)), the "
                                                  + (request == .faster ? "fastest" : "slowest") + " speed"))
             }
-            playhead.speed = speeds[next]
+            playhead.speed = next
             message = "speed ×\(Self.speedText(playhead.speed))"
         case .restart:
             jump(to: 0, time: recording.origin)

@@ -193,5 +193,8 @@ struct ReplaySourceTests {
         #expect(speeds == [2, 4, 8, 16, 32, 64])
         while case .success(let status) = source.playback(.slower) { speeds.append(status.speed ?? 0) }
         #expect(speeds.suffix(9) == [32, 16, 8, 4, 2, 1, 0.5, 0.25, 0.1])
+        // From a speed between the steps, to the neighbouring ones.
+        #expect(try ReplaySource(recording: source.recording, speed: 1.5, playing: false).playback(.faster).get().speed == 2)
+        #expect(try ReplaySource(recording: source.recording, speed: 1.5, playing: false).playback(.slower).get().speed == 1)
     }
 }
