@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "GraphExport", targets: ["GraphExport"]),
         .library(name: "DashboardSession", targets: ["DashboardSession"]),
         .library(name: "OpScopeAgent", targets: ["OpScopeAgent"]),
+        .library(name: "OpScopeRecording", targets: ["OpScopeRecording"]),
         .library(name: "OpScope", targets: ["OpScope"]),
     ],
     dependencies: [
@@ -86,10 +87,16 @@ let package = Package(
         .target(name: "OpScopeAgent", dependencies: ["OperationEvents", "EventCoding"]),
         .testTarget(name: "OpScopeAgentTests",
                     dependencies: ["OpScopeAgent", "OperationEvents", "EventCoding", "OperationBridge", "OpScopeTestSupport"]),
+        // Recordings: the recorder (a consumer of any source, writing JSON Lines as it goes), the
+        // reader's index, the replay source with its own clock, and the Perfetto trace export.
+        .target(name: "OpScopeRecording", dependencies: ["OperationEvents", "EventCoding", "DashboardModel"]),
+        .testTarget(name: "OpScopeRecordingTests",
+                    dependencies: ["OpScopeRecording", "EventCoding", "OperationEvents", "DashboardModel", "DashboardSession",
+                                   "DashboardUI", "TerminalKit", "OpScopeTestSupport"]),
         // The embedding API: run the dashboard in a program's terminal, or get its report. One
         // import gives an embedding program everything its API names.
         .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
-                                                "TerminalKit", "NcursesBackend", "GraphExport", "OpScopeAgent"]),
+                                                "TerminalKit", "NcursesBackend", "GraphExport", "OpScopeAgent", "OpScopeRecording", "EventCoding"]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).
@@ -108,7 +115,7 @@ let package = Package(
         .executableTarget(name: "embedding-example", dependencies: ["OpScope"], path: "Demos/Embedding"),
         // The opscope command.
         .executableTarget(name: "opscope", dependencies: [
-            "OpScope", "OpScopeDemos", "DemoLauncher",
+            "OpScope", "OpScopeDemos", "DemoLauncher", "GraphExport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "OpScopeTests", dependencies: ["OpScope"]),
@@ -127,6 +134,7 @@ let package = Package(
                 "EventCoding",
                 "OperationBridge",
                 "OperationEvents",
+                "OpScopeRecording",
                 "DashboardModel",
                 "DashboardUI",
                 "TerminalKit",

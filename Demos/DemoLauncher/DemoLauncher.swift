@@ -31,9 +31,12 @@ public struct DisplayOptions: ParsableArguments {
     @Option(help: "With --serve: the agent's socket path (default: the user's opscope directory, PID.sock).")
     public var socket: String?
 
+    @Option(help: "Record the event stream to this file as well (opscope replay FILE plays it back).")
+    public var record: String?
+
     /// The options as `opscope --help` lists them (ArgumentParser shows a default subcommand's
     /// options only in that subcommand's help).
-    public static let summary = "--ascii, --no-color, --no-mouse, --fps N (1-120), --speed X (0.05-20), --seed N, --serve [--socket PATH]"
+    public static let summary = "--ascii, --no-color, --no-mouse, --fps N (1-120), --speed X (0.05-20), --seed N, --record FILE, --serve [--socket PATH]"
 
     /// The dashboard's model for a demo played at `speed`: in slow motion, finished operations
     /// stay listed, and the "too long" warnings wait, as long in demo time as at full speed.
@@ -61,6 +64,9 @@ public enum DemoLauncher {
     public static func run(_ demo: Demo, _ display: DisplayOptions) throws {
         if display.serve { try serve(demo, display) }
         let monitor = OperationMonitor()
+        // Recording starts before the demo, so that the file holds all of it.
+        let recorder = try display.record.map { try startRecording(monitor, to: $0, program: demo.name) }
+        defer { recorder.map(finish) }
         let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
         defer { handle.stop() }
         var options = SessionOptions()
@@ -78,6 +84,27 @@ public enum DemoLauncher {
             throw ValidationError(unavailable.description)
         }
         if case .signal(let number) = ending { throw ExitCode(128 + number) }
+    }
+
+    /// Starts recording `monitor` to `path`; a file that cannot be created is one line.
+    private static func startRecording(_ monitor: OperationMonitor, to path: String, program: String) throws -> Recorder {
+        var options = RecorderOptions()
+        options.program = program
+        do {
+            return try OpScopeDashboard.record(monitor, to: URL(fileURLWithPath: path), options: options)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Stops a recording and says where it went, or why it stopped early (standard error).
+    private static func finish(_ recorder: Recorder) {
+        recorder.stop()
+        if let failure = recorder.failure {
+            FileHandle.standardError.write(Data("opscope: \(failure)\n".utf8))
+        } else {
+            FileHandle.standardError.write(Data("recorded \(recorder.eventsWritten) events to \(recorder.path); opscope replay \(recorder.path) plays it back\n".utf8))
+        }
     }
 
     /// The `main` of a demo's own executable: `--ascii`, `--no-color`, `--no-mouse`, `--fps`,

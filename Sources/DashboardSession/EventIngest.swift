@@ -15,12 +15,16 @@ public struct EventIngest: Sendable {
     /// The recent past, for stepping and going back while the display is paused (sessions keep
     /// one; a one-shot report does not).
     public private(set) var history: PlaybackHistory?
+    /// The source is a recording: a fresh start may go back in time, and the model's clock
+    /// goes back with it.
+    private let rewinds: Bool
 
     /// Subscribes to `source` as `consumer`, keeping `history` if given.
     public init(source: any EventSource, configuration: ModelConfiguration, consumer: String = "dashboard",
                 history: PlaybackHistory? = nil) {
         model = DashboardModel(configuration: configuration)
         subscription = source.subscribe(SubscriptionRequest(consumer: consumer))
+        rewinds = source.sourceInfo.kind == .recording
         self.history = history
         self.history?.restart(from: model)
     }
@@ -45,7 +49,15 @@ public struct EventIngest: Sendable {
             }
             if let start = batch.start {
                 // A fresh start replaces the state: the history before it no longer leads here.
-                model.apply(EventBatch(start: start, events: [], droppedTotal: batch.droppedTotal))
+                if rewinds, case .keyframe(let state) = start, state.time < model.now {
+                    // A replay moved back: the clock goes back to the keyframe's moment before
+                    // anything is measured against it.
+                    model.load(state)
+                    model.rewindClock(to: state.time)
+                    model.apply(EventBatch(events: [], droppedTotal: batch.droppedTotal))
+                } else {
+                    model.apply(EventBatch(start: start, events: [], droppedTotal: batch.droppedTotal))
+                }
                 history?.restart(from: model)
                 model.apply(EventBatch(events: batch.events, droppedTotal: batch.droppedTotal))
             } else if model.apply(batch) {
@@ -65,6 +77,16 @@ public struct EventIngest: Sendable {
     /// Moves the model's clock on (retention, durations) without an event.
     public mutating func advance(to time: UInt64) {
         model.advance(to: time)
+    }
+
+    /// Sets the model's clock to `time`, back as well as forward: a replay's clock jumps back
+    /// when it seeks back.
+    public mutating func follow(clock time: UInt64) {
+        if time < model.now {
+            model.rewindClock(to: time)
+        } else if time > model.now {
+            model.advance(to: time)
+        }
     }
 
     /// Ends the subscription.

@@ -18,6 +18,10 @@ public struct Session {
     /// Frames from model and view state.
     public let composer: FrameComposer
     private let options: SessionOptions
+    /// The source's playback, when it is a recording: its timeline is shown and followed.
+    private let replay: (any PlaybackControllable)?
+    /// The replay's status as last asked, to redraw only when the bar would change.
+    private var lastTimeline: TimelineState?
     /// The model as shown while the display is paused (the live one keeps reducing), and its
     /// position in the history (events before it are applied).
     private var frozen: DashboardModel?
@@ -33,6 +37,7 @@ public struct Session {
     public init(source: any EventSource, options: SessionOptions = SessionOptions()) {
         self.source = source
         self.options = options
+        replay = source.sourceInfo.kind == .recording ? source as? any PlaybackControllable : nil
         ingest = EventIngest(source: source, configuration: options.model, history: PlaybackHistory())
         interaction = Interaction(templates: source.workTemplates, mouseEnabled: options.mouse)
         interaction.state.narration.isOn = options.narration
@@ -85,15 +90,19 @@ public struct Session {
         // Durations on screen move with the clock: with unfinished work the screen refreshes
         // four times a second, with none once a second (throughputs decay), so a quiet
         // dashboard costs next to nothing.
+        if replay != nil, followReplay(now: now) { dirty = true }
         let model = ingest.model
         let live = model.queues.values.contains { $0.executing + $0.waiting > 0 }
-        if now &- lastClockTick >= (live ? 250_000_000 : 1_000_000_000) {
+        if replay == nil, now &- lastClockTick >= (live ? 250_000_000 : 1_000_000_000) {
             if sourceStatus == nil { ingest.advance(to: now) }
             lastClockTick = now
             if frozen == nil { dirty = true }
         }
         let frameInterval = 1_000_000_000 / UInt64(max(1, min(120, options.framesPerSecond)))
-        if dirty, now &- lastFrame >= frameInterval || fullRedraw || framesDrawn == 0 {
+        // A paused replay's clock stands still (or goes back when it seeks): a change is drawn
+        // at once, since waiting for the clock would wait for ever.
+        let stillClock = replay != nil && (now <= lastFrame || lastTimeline?.playing == false)
+        if dirty, now &- lastFrame >= frameInterval || fullRedraw || framesDrawn == 0 || stillClock {
             draw(on: surface, now: now)
         }
         return nil
@@ -125,7 +134,9 @@ public struct Session {
             case .playback(let request):
                 if let controllable = source as? any PlaybackControllable {
                     switch controllable.playback(request) {
-                    case .success(let status): interaction.status(status.message)
+                    case .success(let status):
+                        interaction.status(status.message)
+                        if replay != nil { interaction.updateTimeline(TimelineState(status), now: source.now()) }
                     case .failure(let error): interaction.commandFinished(.failure(error))
                     }
                 } else {
@@ -161,6 +172,30 @@ public struct Session {
         }
         frozenPosition = target
         interaction.status("\(history.end - target) event\(history.end - target == 1 ? "" : "s") ahead of the display")
+    }
+
+    /// A replay: the model's clock follows the moment shown (back too, when it seeks back), and
+    /// the timeline bar follows the source's status. True when the screen should change.
+    private mutating func followReplay(now: UInt64) -> Bool {
+        guard let replay, case .success(let status) = replay.playback(.status) else { return false }
+        let timeline = TimelineState(status)
+        interaction.updateTimeline(timeline, now: now)
+        var changed = false
+        let model = ingest.model.now
+        if now != model {
+            ingest.follow(clock: now)
+            // Durations move with the clock; a tenth of a second is what the bar shows.
+            changed = now < model || now - model >= 100_000_000 || timeline?.playing == false
+        }
+        if timeline != lastTimeline {
+            let moved = abs((timeline?.position ?? 0) - (lastTimeline?.position ?? 0)) >= 0.1
+            if moved || timeline?.playing != lastTimeline?.playing || timeline?.speed != lastTimeline?.speed
+                || timeline?.duration != lastTimeline?.duration || lastTimeline == nil {
+                lastTimeline = timeline
+                changed = true
+            }
+        }
+        return changed
     }
 
     private mutating func draw(on surface: any TerminalSurface, now: UInt64) {

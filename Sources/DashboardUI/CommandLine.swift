@@ -19,6 +19,7 @@ public enum CommandLineParser {
         ":add TEMPLATE [xN] [after ID,...] [qos=CLASS] [priority=LEVEL]",
         ":cancel ID[,ID...]   :suspend [QUEUE]   :resume [QUEUE]   :max N [QUEUE]   :quit",
         "QUEUE: 2, q2 or the queue's name (default: the selected queue)",
+        ":seek TIME   in a replay: 12.5s, 1:30, 800ms, or +5s / -2s from the moment shown",
     ]
 
     /// Longest line accepted (typing stops there).

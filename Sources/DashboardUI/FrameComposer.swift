@@ -36,15 +36,22 @@ public struct FrameComposer: Sendable {
         let (titleRow, rest) = buffer.area.splitTop(1)
         drawTitle(&buffer, titleRow, model, state, warnings: warnings.count)
         let narration = interaction.narrationLine
-        let (body, bottom) = rest.splitBottom(narration == nil ? 2 : 3)
+        let timeline = state.timeline
+        let (body, bottom) = rest.splitBottom((narration == nil ? 2 : 3) + (timeline == nil ? 0 : 1))
         let (header, main) = body.splitTop(HeaderView.height(queues: model.queues.count, terminalHeight: height))
         HeaderView(theme: theme).render(model, state, into: &buffer, area: header, map: &map)
         if state.screen == .overview {
             drawPanes(&buffer, &map, main, model, interaction, warnings)
+        } else if state.screen == .timeline {
+            TimelineView(theme: theme).render(model, interaction, into: &buffer, area: main, map: &map)
         } else {
             ListViews(theme: theme).render(model, interaction, into: &buffer, area: main, map: &map)
         }
         var line = bottom.y
+        if let timeline {
+            TimelineBar(theme: theme).render(timeline, into: &buffer, area: Rect(x: bottom.x, y: line, width: bottom.width, height: 1))
+            line += 1
+        }
         if let narration {
             let text = "» " + theme.text(narration.text)
             buffer.write(TextWrap.fit(text, width: bottom.width), x: bottom.x, y: line, style: theme.title, clip: bottom)

@@ -87,6 +87,7 @@ extension Interaction {
 
     /// Runs a `:` line.
     mutating func runCommandLine(_ text: String, _ model: DashboardModel) -> [Effect] {
+        if let effects = runTimelineCommand(text) { return effects }
         switch CommandLineParser.parse(text, model: model, templates: templates, queue: state.queue) {
         case .success(.command(let command, let summary)):
             status(summary)

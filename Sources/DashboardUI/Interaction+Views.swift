@@ -20,6 +20,7 @@ extension Interaction {
                 if case .operation(let id, _) = row { return id }
                 return nil
             }
+        case .timeline: TimelineLayout.listed(model)
         case .overview, .narration: []
         }
     }
@@ -52,7 +53,7 @@ extension Interaction {
             guard let entry = state.narration.cursor.map({ entries[min($0, entries.count - 1)] }) ?? entries.last else { return [] }
             guard let id = entry.operation else { return error("this sentence is about a queue, not an operation") }
             return reveal(id, model)
-        case .stuck, .startOrder:
+        case .stuck, .startOrder, .timeline:
             guard let id = state.selection else { return [] }
             return reveal(id, model)
         case .overview:

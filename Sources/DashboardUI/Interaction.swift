@@ -42,6 +42,7 @@ public struct Interaction: Sendable {
 
     /// Carries out one action of the key table.
     public mutating func perform(_ action: UserAction, _ model: DashboardModel) -> [Effect] {
+        if let effects = replayAction(action, model) { return effects }
         switch action {
         case .quit: return [.quit]
         case .help: state.overlay = .help(offset: 0)
@@ -109,6 +110,8 @@ public struct Interaction: Sendable {
         case .showStuck: show(.stuck)
         case .showStartOrder: show(.startOrder)
         case .showNarration: show(.narration)
+        case .showTimeline: show(.timeline)
+        case .stepBack, .seekBack, .seekForward, .previousMark, .nextMark: return moveInTime(action, model)
         }
         return [.redraw]
     }

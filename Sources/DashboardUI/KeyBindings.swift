@@ -12,6 +12,9 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
     case addWork, commandLine, filter
     /// Pace of a demo or a replay; stepping through events while paused.
     case speedUp, speedDown, stepForward, restart
+    /// Moving back while paused (the live history) and in a replay: an event back, a second
+    /// either way, the previous or next mark.
+    case stepBack, seekBack, seekForward, previousMark, nextMark
     /// Table order and contents.
     case sortLeft, sortRight, invertSort, toggleHideFinished
     /// Debugging: the next and previous stuck operation.
@@ -19,7 +22,7 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
     /// Teaching: narration on and off, the legend.
     case toggleNarration, legend
     /// Whole-screen views.
-    case showOverview, showStuck, showStartOrder, showNarration
+    case showOverview, showStuck, showStartOrder, showNarration, showTimeline
     /// Graph pane.
     case toggleGraphLayout, toggleGraphFollow
     /// Display and session.
@@ -61,10 +64,12 @@ public enum KeyBindings {
         Binding(keys: [.escape], label: "Esc", help: "back: to the overview, close details, then clear the filter, then the tags", action: .back),
         Binding(keys: [.tab], label: "Tab", help: "next pane: queues, operations, graph, lanes, warnings", action: .nextPane, bar: (1, "Tab", "Pane")),
         Binding(keys: [.backTab], label: "Shift-Tab", help: "previous pane", action: .previousPane),
-        Binding(keys: keys("1"), label: "1", help: "view: the overview", action: .showOverview, bar: (7, "1-4", "View")),
+        Binding(keys: keys("1"), label: "1", help: "view: the overview", action: .showOverview, bar: (7, "1-5", "View")),
         Binding(keys: keys("2"), label: "2", help: "view: waiting operations grouped by root cause", action: .showStuck),
         Binding(keys: keys("3"), label: "3", help: "view: each queue's start order", action: .showStartOrder),
         Binding(keys: keys("4"), label: "4", help: "view: the narration log", action: .showNarration),
+        Binding(keys: keys("5"), label: "5", help: "view: the timeline: each queue's operations as bars over time (waiting, running, ran, cancelled)",
+                action: .showTimeline),
         Binding(keys: keys("n"), label: "n", help: "next stuck operation (a cycle, a suspended queue, never enqueued, a lost finish, or waiting on one)",
                 action: .nextStuck),
         Binding(keys: keys("N"), label: "N", help: "previous stuck operation", action: .previousStuck),
@@ -88,9 +93,16 @@ public enum KeyBindings {
         Binding(keys: keys("g"), label: "g", help: "graph: layers around the selection / every operation as a list",
                 action: .toggleGraphLayout, bar: (8, "g", "Graph")),
         Binding(keys: keys("f"), label: "f", help: "graph follows the selection / shows the critical path", action: .toggleGraphFollow),
-        Binding(keys: keys("p"), label: "p", help: "pause the display (the queues keep running)", action: .togglePause,
-                bar: (9, "p", "Pause")),
-        Binding(keys: keys("."), label: ".", help: "while paused: show the next event (one at a time, narrated)", action: .stepForward),
+        Binding(keys: keys("p"), label: "p", help: "pause the display (the queues keep running); in a replay: pause / play",
+                action: .togglePause, bar: (9, "p", "Pause")),
+        Binding(keys: keys("."), label: ".", help: "while paused: show the next event (one at a time, narrated); in a replay: one event on",
+                action: .stepForward),
+        Binding(keys: keys(","), label: ",", help: "while paused: go back one event in the retained history; in a replay: one event back",
+                action: .stepBack),
+        Binding(keys: keys("["), label: "[", help: "replay: one second back", action: .seekBack),
+        Binding(keys: keys("]"), label: "]", help: "replay: one second on", action: .seekForward),
+        Binding(keys: keys("{"), label: "{", help: "replay: the previous warning, or change of the selected operation", action: .previousMark),
+        Binding(keys: keys("}"), label: "}", help: "replay: the next warning, or change of the selected operation", action: .nextMark),
         Binding(keys: keys("+"), label: "+", help: "a demo or replay plays faster", action: .speedUp),
         Binding(keys: keys("-"), label: "-", help: "a demo or replay plays slower", action: .speedDown),
         Binding(keys: keys("R"), label: "R", help: "start the demo (or replay) over", action: .restart),

@@ -17,7 +17,7 @@ struct ListViews {
 
     func render(_ model: DashboardModel, _ interaction: Interaction, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         let state = interaction.state
-        let title = "\(state.screen.rawValue) \(state.screen.title)  (1 overview, 2 stuck, 3 start order, 4 narration; Enter goes to it)"
+        let title = "\(state.screen.rawValue) \(state.screen.title)  (1 overview, 2 stuck, 3 start order, 4 narration, 5 timeline; Enter goes to it)"
         let inner = Frame(title: TextWrap.fit(title, width: max(1, area.width - 4)), style: theme.focusedFrame,
                           titleStyle: theme.focusedFrame, ascii: !theme.unicode)
             .render(into: &buffer, area: area)
@@ -30,7 +30,7 @@ struct ListViews {
         case .startOrder: draw(startOrderRows(model), model, interaction, into: &buffer, area: inner, map: &map,
                                empty: "no queue observed yet")
         case .narration: drawNarration(interaction.state.narration, into: &buffer, area: inner, map: &map)
-        case .overview: break
+        case .overview, .timeline: break
         }
     }
 

@@ -35,6 +35,9 @@ public struct ViewState: Sendable, Equatable {
     /// What the source says about itself while it is not delivering (a remote program that
     /// exited): shown in the title until it clears.
     public var sourceStatus: String?
+    /// Where a replay is (nil: the source is not a recording): the timeline bar, and the keys
+    /// that move in it.
+    public var timeline: TimelineState?
 
     /// The starting view.
     public init() {}
@@ -49,6 +52,8 @@ public struct ViewState: Sendable, Equatable {
         case startOrder
         /// The narration log, newest last.
         case narration
+        /// Each queue's operations as bars over time.
+        case timeline
 
         /// The view's name in its frame and in help.
         public var title: String {
@@ -57,6 +62,7 @@ public struct ViewState: Sendable, Equatable {
             case .stuck: "stuck by root cause"
             case .startOrder: "start order"
             case .narration: "narration"
+            case .timeline: "timeline"
             }
         }
     }

@@ -19,7 +19,7 @@ struct OpScopeCommand: ParsableCommand {
             Dashboard options (opscope demo [NAME] OPTIONS, or opscope OPTIONS): \(DisplayOptions.summary).
             """,
         version: OpScopeCommand.version,
-        subcommands: [DemoCommand.self, ReportCommand.self, AttachCommand.self],
+        subcommands: [DemoCommand.self, ReportCommand.self, RecordCommand.self, ReplayCommand.self, ExportCommand.self, AttachCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }
@@ -54,19 +54,22 @@ struct DemoCommand: ParsableCommand {
     }
 }
 
-/// `opscope report DEMO --after SECONDS [--json]`.
+/// `opscope report DEMO --after SECONDS [--json]`, or `opscope report FILE [--at SECONDS] [--json]`.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Run a demo without a terminal and print its report (or report on a running program: --attach PID).",
+        abstract: "Run a demo without a terminal and print its report, report from a recording, or on a running program (--attach PID).",
         discussion: "Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI)."
     )
 
-    @Argument(help: "The demo to run.")
+    @Argument(help: "The demo to run, or a recording file (the report at its end, or --at).")
     var demo: String?
 
     @Option(help: "Report on a running program instead of a demo: its process id or socket path (opscope attach lists them).")
     var attach: String?
+
+    @Option(help: "With a recording: the moment to report, in seconds from its start (default: its end).")
+    var at: Double?
 
     // `.unconditional`: `--after -1` is a bad duration to explain, not a missing value.
     @Option(parsing: .unconditional, help: "Seconds to run before reporting (0-3600).")
@@ -86,7 +89,9 @@ struct ReportCommand: ParsableCommand {
             guard demo == nil else { throw ValidationError("give a demo or --attach, not both") }
             return
         }
-        guard let demo else { throw ValidationError("missing demo; known: \(Demo.all.map(\.name).joined(separator: ", ")) (or --attach PID)") }
+        guard let demo else { throw ValidationError("missing demo; known: \(Demo.all.map(\.name).joined(separator: ", ")) (or a recording file, or --attach PID)") }
+        if RecordingInput.isFile(demo) { return }
+        guard at == nil else { throw ValidationError("--at applies to a recording file; a demo runs --after SECONDS") }
         guard Demo.named(demo) != nil else {
             throw ValidationError("unknown demo '\(demo)'; known: \(Demo.all.map(\.name).joined(separator: ", "))")
         }
@@ -96,6 +101,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if let attach { return try reportAttached(attach) }
+        if let demo, RecordingInput.isFile(demo) { return try RecordingInput.report(demo, at: at, json: json) }
         let monitor = OperationMonitor()
         let handle = Demo.named(demo!)!.start(monitor, Pace(speed: speed, seed: seed))
         let report = OpScopeDashboard.observe(monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))

@@ -90,6 +90,13 @@ public enum PlaybackRequest: Codable, Sendable, Equatable {
     case seekTo(seconds: Double)
     /// Pause or resume a replay.
     case setPlaying(Bool)
+    /// Move the replay by this many events (negative: back), one at a time when stepping.
+    case step(events: Int)
+    /// Move the replay to the next (or previous) mark: a warning appearing, or a state change of
+    /// `operation` when one is given.
+    case seekToMark(forward: Bool, operation: OperationID?)
+    /// Change nothing: only answer with the status (the timeline bar asks every frame).
+    case status
 }
 
 /// What a source answers to a playback request.
@@ -98,11 +105,24 @@ public struct PlaybackStatus: Codable, Sendable, Equatable {
     public var message: String
     /// The pace now (1 is real time), when the source has one.
     public var speed: Double?
+    /// Where a replay is: seconds since the recording's start, when the source has a timeline.
+    public var position: Double?
+    /// How long the recording is, in seconds, when the source has a timeline.
+    public var duration: Double?
+    /// Whether a replay is playing (nil: the source does not pause).
+    public var playing: Bool?
+    /// Moments worth a look (warnings appearing), in seconds since the recording's start.
+    public var marks: [Double]
 
     /// A status.
-    public init(message: String, speed: Double? = nil) {
+    public init(message: String, speed: Double? = nil, position: Double? = nil, duration: Double? = nil,
+                playing: Bool? = nil, marks: [Double] = []) {
         self.message = message
         self.speed = speed
+        self.position = position
+        self.duration = duration
+        self.playing = playing
+        self.marks = marks
     }
 }
 

@@ -1,0 +1,79 @@
+import EventCoding
+import OperationEvents
+
+/// A recording as a Chrome/Perfetto trace (trace-event JSON): one track per queue (split into
+/// lanes when its operations overlap, since slices on one track must nest), one complete slice
+/// (`X`) per operation run, flow arrows (`s` → `f`) from each dependency's run to its
+/// dependent's, instant events (`i`) for cancellations, lost finishes, lost events and
+/// warnings appearing (on a track of their own).
+///
+/// Operations the first keyframe holds (what ran before the recording started, as far as it was
+/// retained) are included; runs still open at the end are closed there and marked `unfinished`.
+public enum PerfettoExport {
+    /// What was written.
+    public struct Summary: Sendable, Equatable {
+        /// Operation runs (`X` slices).
+        public var slices = 0
+        /// Dependency arrows (pairs of `s` and `f`).
+        public var flows = 0
+        /// Instant events.
+        public var instants = 0
+        /// Tracks (threads) used.
+        public var tracks = 0
+    }
+
+    /// Writes the trace of `recording`, handing the text to `output` in chunks.
+    public static func export(_ recording: Recording, to output: @escaping ([UInt8]) throws -> Void) throws -> Summary {
+        var base = recording.origin
+        recording.initialState.operations.forEach { record in
+            base = min(base, record.pointee.addedAt, record.pointee.startedAt ?? base)
+        }
+        var tracker = RunTracker(writer: TraceWriter(output: output), base: base, program: recording.header.program)
+        try tracker.begin()
+        let reader = try recording.makeReader()
+        var needsKeyframe = true
+        var nextSequence: UInt64 = 0
+        var time = recording.origin
+        var marks = recording.marks[...]
+        while let record = try reader.next() {
+            switch record.line {
+            case .event(let event):
+                time = max(time, event.time)
+                while let mark = marks.first, mark.time <= time {
+                    try tracker.warning(mark.message, at: mark.time)
+                    marks = marks.dropFirst()
+                }
+                try tracker.apply(event, at: time)
+                nextSequence = event.sequence &+ 1
+            case .keyframe(let keyframe):
+                guard needsKeyframe || keyframe.sequence != nextSequence else { continue }
+                let state: StreamState
+                do {
+                    state = try keyframe.decodeState(as: StreamState.self)
+                } catch {
+                    throw EventStreamError(source: recording.path, line: record.position.line, offset: record.position.offset,
+                                           kind: .corruptLine("keyframe state does not decode: \(RecordingFold.describe(error))"))
+                }
+                time = max(time, keyframe.time)
+                try tracker.adopt(state, at: time)
+                needsKeyframe = false
+                nextSequence = keyframe.sequence
+            case .dropped(let marker):
+                try tracker.warning("\(marker.count) events were lost while recording", at: marker.time.map { max($0, time) } ?? time)
+                needsKeyframe = true
+            case .header, .end, .unknown:
+                break
+            }
+        }
+        for mark in marks { try tracker.warning(mark.message, at: mark.time) }
+        try tracker.closeAll(at: recording.endTime)
+        let started = recording.header.startedAt.description
+        try tracker.writer.finish(otherData: TraceWriter.object([
+            ("program", TraceWriter.quoted(recording.header.program)), ("startedAt", TraceWriter.quoted(started)),
+            ("source", TraceWriter.quoted("opscope export --format perfetto")),
+            ("timeZeroMonitorTime", String(base)),
+        ]))
+        let counts = tracker.writer.counts
+        return Summary(slices: counts["X"] ?? 0, flows: counts["s"] ?? 0, instants: counts["i"] ?? 0, tracks: tracker.trackCount)
+    }
+}

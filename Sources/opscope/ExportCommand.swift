@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import GraphExport
+import OpScope
+
+/// `opscope export FILE --format perfetto|json|dot|mermaid`.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a recording: a Perfetto / Chrome trace, the JSON report, or the dependency graph.",
+        discussion: """
+            perfetto: trace-event JSON that ui.perfetto.dev and chrome://tracing open (one track per queue, split into \
+            lanes where operations overlap; one slice per operation run; arrows for dependencies; instants for \
+            cancellations and warnings). json: the report (as opscope report --json) at --at or at the end. dot and \
+            mermaid: the dependency graph at --at or at the end (Graphviz: dot -Tsvg; Mermaid renders in Markdown).
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case perfetto, json, dot, mermaid
+    }
+
+    @Argument(help: "The recording.")
+    var file: String
+
+    @Option(help: "perfetto, json, dot or mermaid.")
+    var format: Format
+
+    @Option(help: "The moment for json, dot and mermaid, in seconds from the recording's start (default: its end).")
+    var at: Double?
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let recording = try RecordingInput.open(file)
+        let sink = try Output(path: output)
+        defer { sink.close() }
+        switch format {
+        case .perfetto:
+            guard at == nil else { throw ValidationError("--at applies to json, dot and mermaid; a trace covers the whole recording") }
+            let summary: PerfettoExport.Summary
+            do {
+                summary = try PerfettoExport.export(recording) { try sink.write($0) }
+            } catch let error as EventStreamError {
+                throw ValidationError(error.description)
+            }
+            if output != nil {
+                print("wrote \(output!): \(summary.slices) operation runs on \(summary.tracks) tracks, \(summary.flows) dependency arrows, "
+                      + "\(summary.instants) instant events; open it at ui.perfetto.dev or chrome://tracing")
+            }
+        case .json:
+            var data = try RecordingInput.reportJSON(try model(recording).report())
+            data.append(0x0A)
+            try sink.write(Array(data))
+        case .dot:
+            try sink.write(Array(GraphExport.dot(try model(recording)).utf8))
+        case .mermaid:
+            try sink.write(Array(GraphExport.mermaid(try model(recording)).utf8))
+        }
+    }
+
+    /// The model at `--at` (or the end).
+    private func model(_ recording: Recording) throws -> DashboardModel {
+        do {
+            return try recording.model(atSeconds: RecordingInput.moment(at, in: recording))
+        } catch let error as EventStreamError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Standard output, or a file created for the export.
+    final class Output {
+        private let handle: FileHandle
+        private let path: String?
+
+        init(path: String?) throws {
+            self.path = path
+            guard let path else {
+                handle = FileHandle.standardOutput
+                return
+            }
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw ValidationError("\(path): cannot create it")
+            }
+            self.handle = handle
+        }
+
+        func write(_ bytes: [UInt8]) throws {
+            do {
+                try handle.write(contentsOf: Data(bytes))
+            } catch {
+                throw ValidationError("\(path ?? "standard output"): cannot write: \(error.localizedDescription)")
+            }
+        }
+
+        func close() {
+            if path != nil { try? handle.close() }
+        }
+    }
+}

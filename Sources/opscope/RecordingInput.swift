@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import OpScope
+import OpScopeDemos
+
+/// Reading a recording for a command: every problem with the file is one line naming the file
+/// (and the line) with exit status 2; a last line cut short is a notice on standard error, and
+/// the rest is used.
+enum RecordingInput {
+    /// Opens and indexes the recording at `path`.
+    static func open(_ path: String, configuration: ModelConfiguration = ModelConfiguration()) throws -> Recording {
+        let recording: Recording
+        do {
+            recording = try Recording.open(path: path, configuration: configuration)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if let truncation = recording.truncation { FileHandle.standardErrorWrite("opscope: \(truncation)\n") }
+        return recording
+    }
+
+    /// The moment `--at SECONDS` names, checked against the recording (nil: its end).
+    static func moment(_ seconds: Double?, in recording: Recording) throws -> Double? {
+        guard let seconds else { return nil }
+        guard seconds.isFinite, seconds >= 0 else { throw ValidationError("--at must be 0 or more seconds, got \(seconds)") }
+        guard seconds <= recording.duration + 0.0005 else {
+            throw ValidationError("--at \(seconds): \(recording.path) is \(String(format: "%.1f", recording.duration)) s long")
+        }
+        return seconds
+    }
+
+    /// The report at a moment of the recording, as `opscope report` prints it; exit status 1
+    /// when it holds a problem, as for a demo.
+    static func report(_ path: String, at seconds: Double?, json: Bool) throws {
+        let recording = try open(path)
+        let model: DashboardModel
+        do {
+            model = try recording.model(atSeconds: moment(seconds, in: recording))
+        } catch let error as EventStreamError {
+            throw ValidationError(error.description)
+        }
+        let report = model.report()
+        try printReport(report, json: json)
+        if report.hasProblem { throw ExitCode(1) }
+    }
+
+    /// Prints a report as text, or as the JSON of README's schema.
+    static func printReport(_ report: DashboardReport, json: Bool) throws {
+        if json {
+            print(String(decoding: try reportJSON(report), as: UTF8.self))
+        } else {
+            print(ReportText.render(report))
+        }
+    }
+
+    /// The JSON report (keys sorted, indented), as `--json` prints it.
+    static func reportJSON(_ report: DashboardReport) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return try encoder.encode(report)
+    }
+
+    /// True when `argument` names a file rather than a demo: it is not a demo's name, and it
+    /// exists or looks like a path.
+    static func isFile(_ argument: String) -> Bool {
+        Demo.named(argument) == nil
+            && (FileManager.default.fileExists(atPath: argument) || argument.contains("/") || argument.contains("."))
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import DemoLauncher
+import Foundation
+import OpScope
+
+/// `opscope replay FILE`: the dashboard on a recording, with a timeline bar.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Open the dashboard on a recording: every view, a timeline bar, seeking and stepping.",
+        discussion: """
+            Keys: p plays and pauses, + and - change the speed, . and , step one event, [ and ] move a second, { and } go \
+            to the previous or next warning (or change of the selected operation), :seek 12.5s jumps, R starts over, 5 \
+            shows the timeline view. Commands to the program are refused: it is not running. A file that cannot be read \
+            is one line naming it (and the line), exit status 2.
+            """
+    )
+
+    @Argument(help: "The recording (opscope record, opscope demo --record, or OpScopeDashboard.record).")
+    var file: String
+
+    @Option(help: "Playing speed (0.1-64).")
+    var speed = 1.0
+
+    @Flag(help: "Start paused at the beginning.")
+    var paused = false
+
+    @Flag(help: "Draw with ASCII only (no box drawing or symbols).")
+    var ascii = false
+
+    @Flag(name: .customLong("no-color"), help: "No colours (states stay marked by symbols and attributes).")
+    var noColor = false
+
+    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (lets the terminal select text).")
+    var noMouse = false
+
+    @Option(help: "At most this many frames per second (1-120).")
+    var fps = 30
+
+    func validate() throws {
+        guard speed.isFinite, (0.1...64).contains(speed) else { throw ValidationError("--speed must be between 0.1 and 64, got \(speed)") }
+        guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
+    }
+
+    func run() throws {
+        if isatty(STDERR_FILENO) == 1 { FileHandle.standardErrorWrite("opscope: reading \(file)…\n") }
+        let recording = try RecordingInput.open(file)
+        var options = SessionOptions()
+        options.unicode = !ascii
+        options.color = !noColor
+        options.mouse = !noMouse
+        options.framesPerSecond = fps
+        options.narration = true
+        let header = recording.header
+        var caption = "replay of \(header.program) (pid \(header.processID)), recorded \(header.startedAt.description.prefix(19))Z: "
+            + "\(recording.eventCount) events"
+        if recording.droppedEvents > 0 { caption += ", \(recording.droppedEvents) lost while recording" }
+        if recording.truncation != nil { caption += "; its last line was cut short (ignored)" } else if recording.end == nil {
+            caption += "; it ends without an end line (the program stopped while recording)"
+        }
+        options.caption = caption
+        let ending: SessionEnding
+        do {
+            ending = try OpScopeDashboard.replay(recording, speed: speed, playing: !paused, options: options)
+        } catch let unavailable as TerminalUnavailable {
+            throw ValidationError(unavailable.description)
+        }
+        if case .signal(let number) = ending { throw ExitCode(128 + number) }
+    }
+}
