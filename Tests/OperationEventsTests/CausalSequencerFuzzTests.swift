@@ -8,7 +8,7 @@ struct CausalSequencerFuzzTests {
     /// Runs one history through a sequencer and returns what the checker found.
     private func check(seed: UInt64, operations: Int, window: CausalSequencer.Window) -> (problems: [String], statistics: CausalSequencer.Statistics) {
         var random = SeededRandom(seed: seed)
-        let history = RandomHistory(random: SeededRandom(seed: seed &* 31 &+ 7), operations: operations,
+        let history = SequencerHistory(random: SeededRandom(seed: seed &* 31 &+ 7), operations: operations,
                                     queues: 1 + random.below(4)).events
         let shuffled = bridgeShuffle(history, random: &random, spread: 1 + random.below(12))
         var sequencer = CausalSequencer(window: window, maximumSpan: 64)

@@ -3,7 +3,7 @@ import OpScopeTestSupport
 
 /// Random valid histories of queues and operations, in the order things happened, and the
 /// shuffles the bridge's reporting can apply to them.
-struct RandomHistory {
+struct SequencerHistory {
     private struct Operation {
         let id: Int
         let queue: Int?

@@ -6,7 +6,7 @@
 /// operation costs nothing once the oldest unfinished one has moved past it. An operation that
 /// stays unfinished while `maximumSpan` newer ones arrive (a stuck one, a deep suspended queue) is
 /// moved to a dictionary instead, so the ring never grows past `maximumSpan` slots.
-struct OperationTable: Sendable {
+struct SequencerTable: Sendable {
     /// One operation's state.
     struct Slot: Sendable {
         var flags: SlotFlags = []

@@ -97,7 +97,7 @@ package struct CausalSequencer: Sendable {
     /// Events held now.
     package internal(set) var heldCount = 0
 
-    var table: OperationTable
+    var table: SequencerTable
     var queues: [Int: QueuePhase] = [:]
     var held: [Int: Held] = [:]
     /// Dependency -> operations whose held events wait for its finish.
@@ -116,7 +116,7 @@ package struct CausalSequencer: Sendable {
     /// Creates a sequencer that holds events at most `window` long.
     package init(window: Window = .standard, maximumSpan: Int = 16_384) {
         self.window = window
-        table = OperationTable(maximumSpan: maximumSpan)
+        table = SequencerTable(maximumSpan: maximumSpan)
     }
 
     /// Takes one event, in ring order, and appends to `events` whatever may now be given out.
