@@ -80,19 +80,27 @@ final class EventRing: @unchecked Sendable {
 
     /// Removes up to `limit` events, oldest first. Stops early at a slot whose producer is still writing.
     func drain(limit: Int) -> [MonitorEvent] {
+        var taken: [MonitorEvent] = []
+        drain(limit: limit) { taken.append($0) }
+        return taken
+    }
+
+    /// Hands up to `limit` events to `body`, oldest first, without collecting them; returns how
+    /// many. Stops early at a slot whose producer is still writing. `body` must not drain.
+    @discardableResult
+    func drain(limit: Int, _ body: (consuming MonitorEvent) -> Void) -> Int {
         consumerLock.lock()
         defer { consumerLock.unlock() }
-        var taken: [MonitorEvent] = []
-        // Only what is there: reserving the whole capacity would allocate megabytes per drain.
-        let available = max(0, head.load(ordering: .acquiring) &- tail)
-        taken.reserveCapacity(min(limit, available))
-        while taken.count < limit {
+        var count = 0
+        while count < limit {
             let index = tail & mask
             guard turns[index].load(ordering: .acquiring) == tail &+ 1 else { break }
-            taken.append((events + index).move())
+            let event = (events + index).move()
             turns[index].store(tail &+ capacity, ordering: .releasing)
             tail &+= 1
+            count += 1
+            body(event)
         }
-        return taken
+        return count
     }
 }

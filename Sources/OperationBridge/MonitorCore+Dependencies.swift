@@ -107,7 +107,12 @@ extension MonitorCore {
     /// A foreign operation that is not ready waits for its dependencies; its `ready` event is
     /// reported when the monitor sees the last of them finish (Foundation does the same count).
     func waitForDependencies(of id: OperationID, dependencies: [OperationID], objects: [Operation], queue: QueueID) {
-        guard !dependencies.isEmpty else { return }
+        guard !dependencies.isEmpty else {
+            // Not ready, yet waiting for nothing the monitor can see finish: the sampler reads
+            // `isReady` for it from now on (see `reportReadiness`).
+            withRegistry { $0.remaining[id] = 0 }
+            return
+        }
         // Publish "someone waits" before registering, and re-check the dependencies after:
         // a finish either sees the flag and releases the waiter, or happened before the re-check.
         hasWaiters.store(true, ordering: .sequentiallyConsistent)

@@ -20,6 +20,8 @@ extension MonitorCore {
         var executing = false
         var cancelled = false
         var finished = false
+        /// `isReady`, read for operations not yet started.
+        var ready = true
         var dependencies: [OperationID]?
         var dependencyObjects: [Operation] = []
     }
@@ -37,6 +39,9 @@ extension MonitorCore {
             var reading = Reading()
             reading.cancelled = probe.operation.isCancelled
             reading.finished = probe.operation.isFinished
+            // Before `isExecuting`: an operation that starts in between is then seen executing,
+            // and a readiness read as it started (some overrides turn false) is not used.
+            if probe.unstarted { reading.ready = probe.operation.isReady }
             reading.executing = probe.operation.isExecuting
             if probe.unstarted, !reading.executing {
                 let objects = probe.operation.dependencies
@@ -55,17 +60,18 @@ extension MonitorCore {
                 guard registry.isCurrent(probe.entry) else { continue }
                 let sentinel = probe.entry.sentinel
                 let id = probe.entry.id
-                if reading.executing, !sentinel.seenStarted {
-                    sentinel.seenStarted = true
-                    push(.started(operation: id), time: time, source: .sampled)
-                    registry.windows[sentinel.queue]?.executing.append(probe.entry)
-                }
+                // A cancel first: the readiness it causes, and a start it allows, follow it.
                 if reading.cancelled, !sentinel.seenCancelled {
                     sentinel.seenCancelled = true
                     push(.cancelled(operation: id), time: time, source: .sampled)
                     if registry.remaining.removeValue(forKey: id) != nil {
                         push(.ready(operation: id, isReady: true), time: time, source: .sampled)
                     }
+                }
+                if reading.executing, !sentinel.seenStarted {
+                    sentinel.seenStarted = true
+                    push(.started(operation: id), time: time, source: .sampled)
+                    registry.windows[sentinel.queue]?.executing.append(probe.entry)
                 }
                 if reading.finished {
                     sentinel.unsignalledTicks += 1
@@ -77,6 +83,7 @@ extension MonitorCore {
                 } else {
                     sentinel.unsignalledTicks = 0
                 }
+                var waitsForAdded = false
                 if let now = reading.dependencies, now != sentinel.knownDependencies {
                     let added = now.filter { !sentinel.knownDependencies.contains($0) }
                     for dependency in added {
@@ -84,11 +91,7 @@ extension MonitorCore {
                     }
                     for dependency in sentinel.knownDependencies where !now.contains(dependency) {
                         push(.dependencyRemoved(operation: id, dependency: dependency), time: time, source: .sampled)
-                        if var list = registry.waiters[dependency], let slot = list.firstIndex(of: id) {
-                            list.remove(at: slot)
-                            registry.waiters[dependency] = list.isEmpty ? nil : list
-                            countDown(id, in: &registry, time: time, source: .sampled)
-                        }
+                        stopWaiting(id, for: dependency, in: &registry)
                     }
                     sentinel.knownDependencies = now
                     if !added.isEmpty, !sentinel.seenCancelled {
@@ -99,12 +102,43 @@ extension MonitorCore {
                             added.contains(resolvedID(of: object, in: registry) ?? OperationID(0))
                         }
                         newWaits.append((id, added, objects, sentinel.queue))
+                        waitsForAdded = true
                     }
+                }
+                if probe.unstarted, !reading.executing, !reading.finished, !sentinel.seenCancelled, !waitsForAdded {
+                    reportReadiness(reading.ready, of: id, in: &registry, time: time)
                 }
             }
         }
         for (id, dependencies, objects, queue) in newWaits {
             waitForDependencies(of: id, dependencies: dependencies, objects: objects, queue: queue)
+        }
+    }
+
+    /// A dependency was removed: the operation no longer waits for its finish. Its readiness is
+    /// not assumed: Foundation leaves an operation whose unfinished dependency was removed not
+    /// ready for good, so it is whatever `isReady` says (see `reportReadiness`). Registry lock held.
+    private func stopWaiting(_ id: OperationID, for dependency: OperationID, in registry: inout Registry) {
+        guard var list = registry.waiters[dependency], let slot = list.firstIndex(of: id) else { return }
+        list.remove(at: slot)
+        registry.waiters[dependency] = list.isEmpty ? nil : list
+        if let count = registry.remaining[id] { registry.remaining[id] = max(0, count - 1) }
+    }
+
+    /// Readiness no awaited finish explains, from `isReady` (Foundation's truth): an operation
+    /// that waits for no dependency the monitor knows of (`remaining` nil or 0) but is not ready
+    /// (an unfinished dependency removed, an override), or that became ready again. Operations
+    /// still waiting for a dependency's finish are reported when it finishes. Registry lock held.
+    private func reportReadiness(_ ready: Bool, of id: OperationID, in registry: inout Registry, time: UInt64) {
+        switch registry.remaining[id] {
+        case nil where !ready:
+            registry.remaining[id] = 0
+            push(.ready(operation: id, isReady: false), time: time, source: .sampled)
+        case 0? where ready:
+            registry.remaining[id] = nil
+            push(.ready(operation: id, isReady: true), time: time, source: .sampled)
+        default:
+            break
         }
     }
 

@@ -4,9 +4,10 @@ import OperationEvents
 extension MonitorCore {
     /// See `OperationMonitor.snapshot()`.
     func snapshot() -> MonitorSnapshot {
-        // Read the sequence first: every event before it is reflected in what is read after.
-        let sequence = ring.nextSequence
+        // Order what was produced so far first: every event numbered below `sequence` is then
+        // reflected in what is read after.
         let time = clock.now()
+        let sequence = ordered.catchUp(now: time)
         let entries = withRegistry { registry in
             registry.queues.values.compactMap { entry in entry.queue.map { (entry, $0) } }
         }.sorted { $0.0.id < $1.0.id }
@@ -37,7 +38,7 @@ extension MonitorCore {
         }
         operations.sort { $0.id < $1.id }
         return MonitorSnapshot(
-            sequence: sequence, time: time, queues: queues, operations: operations, droppedEvents: ring.droppedCount)
+            sequence: sequence, time: time, queues: queues, operations: operations, droppedEvents: droppedCount)
     }
 
     private func snapshotOperations(of queue: ObservedOperationQueue) -> [OperationInfo] {

@@ -15,6 +15,8 @@ final class MonitorCore: @unchecked Sendable {
     let catalog = WorkCatalog()
     let clock: MonitorClock
     let ring: EventRing
+    /// The way out of the ring, in causal order.
+    let ordered: OrderedEvents
     let sentinelPool = SentinelPool()
     let typeNames = TypeNameCache()
     let registryLock = NSLock()
@@ -29,6 +31,7 @@ final class MonitorCore: @unchecked Sendable {
         self.configuration = configuration
         clock = configuration.clock
         ring = EventRing(minimumCapacity: max(16, configuration.bufferCapacity))
+        ordered = OrderedEvents(ring: ring, window: configuration.causalWindow)
         sampler = Sampler(interval: configuration.samplingInterval)
         sampler.core = Unmanaged.passUnretained(self)
     }
@@ -47,6 +50,9 @@ final class MonitorCore: @unchecked Sendable {
     func push(_ change: MonitorEvent.Change, time: UInt64, source: EventOrigin) {
         ring.push(MonitorEvent(time: time, origin: source, change: change))
     }
+
+    /// Events lost so far: by the ring when full, and ordered ones nobody took in time.
+    var droppedCount: Int { ring.droppedCount + ordered.dropped }
 
     // MARK: Ids
 
@@ -76,8 +82,10 @@ final class MonitorCore: @unchecked Sendable {
         return try body(&registry)
     }
 
-    /// Starts the sampler thread once there is something to sample.
+    /// Starts the sampler thread once there is something to sample (unless the configuration
+    /// leaves sampling to `sampleNow()` calls).
     func startSampling() {
+        guard configuration.samplesAutomatically else { return }
         let start = withRegistry { registry -> Bool in
             defer { registry.samplerStarted = true }
             return !registry.samplerStarted

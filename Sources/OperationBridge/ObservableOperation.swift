@@ -61,9 +61,15 @@ open class ObservableOperation: Operation, @unchecked Sendable {
 
     /// Cancels and reports the cancellation. Overrides must call `super.cancel()`.
     open override func cancel() {
-        if !super.isFinished { setFlags(.cancelRequested) }
+        // Reported before Foundation's cancel, which makes a pending operation ready and reads
+        // `isReady` (reporting it): readiness that comes from a cancel must follow the cancel in
+        // the stream, or it would look like readiness from finished dependencies. The check is
+        // Foundation's own: a finished operation ignores the cancel.
+        if !isFinished {
+            setFlags(.cancelRequested)
+            noteCancelled()
+        }
         super.cancel()
-        if super.isCancelled { noteCancelled() }
     }
 
     /// The quality of service; remembered so that the monitor need not read it under Foundation's lock.

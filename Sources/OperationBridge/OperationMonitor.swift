@@ -30,6 +30,12 @@ public final class OperationMonitor: @unchecked Sendable {
         public var trackedWalkBudget = 0.01
         /// The clock that stamps events.
         public var clock: MonitorClock = .monotonic
+        /// How long an event whose cause has not been reported yet is held back (see
+        /// `CausalSequencer`); past it, the missing finish is inferred.
+        package var causalWindow = CausalSequencer.Window.standard
+        /// Whether a sampler thread polls every `samplingInterval`; when false, only
+        /// `sampleNow()` samples (tests that decide by events, headless tools).
+        package var samplesAutomatically = true
 
         /// The defaults.
         public init() {}
@@ -53,18 +59,25 @@ public final class OperationMonitor: @unchecked Sendable {
     /// Named work templates that the dashboard's "add work" command instantiates.
     public var catalog: WorkCatalog { core.catalog }
 
-    /// Takes up to `limit` buffered events, oldest first, with the running dropped-events count.
+    /// Takes up to `limit` buffered events in causal order (docs/ARCHITECTURE.md: a dependency's
+    /// finish before its dependents' readiness and start), with the running dropped-events count.
+    /// Sequence numbers are contiguous from 0 across calls.
     public func drainEvents(limit: Int = .max) -> EventBatch {
-        EventBatch(events: core.ring.drain(limit: limit), droppedTotal: core.ring.droppedCount)
+        let now = core.now()
+        let events = core.ordered.take(limit: limit, now: now)
+        return EventBatch(events: events, droppedTotal: core.droppedCount)
     }
 
-    /// Events dropped so far because the buffer was full.
-    public var droppedEvents: Int { core.ring.droppedCount }
+    /// Events dropped so far because the buffer was full (or ordered events were not taken).
+    public var droppedEvents: Int { core.droppedCount }
 
-    /// Events accepted into the buffer so far (the next event's sequence number): with
-    /// `droppedEvents`, every event the monitor produced. A consumer that saw sequences
-    /// 0..<acceptedEvents lost nothing silently.
-    public var acceptedEvents: Int { Int(core.ring.nextSequence) }
+    /// Events in the ordered stream so far (the next event's sequence number), counting the ones
+    /// produced until now. A consumer that saw sequences 0..<acceptedEvents lost nothing silently.
+    public var acceptedEvents: Int { Int(core.ordered.catchUp(now: core.now())) }
+
+    /// What the ordering of the stream did so far: events held for their causes, finishes
+    /// inferred, late duplicates dropped.
+    package var orderingStatistics: CausalSequencer.Statistics { core.ordered.statistics }
 
     /// The current time on the monitor's clock.
     public func now() -> UInt64 { core.now() }

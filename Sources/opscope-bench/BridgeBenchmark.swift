@@ -8,7 +8,8 @@ import OperationEvents
 /// Each round runs every mode once, in a shuffled order, and divides each observed mode's
 /// throughput by its plain counterpart *of the same round*; the report gives the median ratio
 /// over the rounds. A consumer thread drains the events every 5 ms as the dashboard does, so
-/// the observed runs pay for the whole pipeline; the number of dropped events is reported.
+/// the observed runs pay for the whole pipeline, causal ordering included; the number of dropped
+/// events, and of events held back for their causes, is reported.
 struct BridgeBenchmark {
     enum Mode: String, CaseIterable, ExpressibleByArgument {
         case plainBlock = "plain-block"
@@ -67,6 +68,9 @@ struct BridgeBenchmark {
         /// Process CPU time (user + system) per operation, in microseconds.
         var cpuPerOperation: [Mode: [Double]] = [:]
         var dropped = 0
+        /// Events the ordering held back until their causes arrived, and finishes it inferred.
+        var held = 0
+        var inferred = 0
     }
 
     func run(maxConcurrent: Int) -> Result {
@@ -76,10 +80,12 @@ struct BridgeBenchmark {
             var round: [Mode: Double] = [:]
             for mode in modes.shuffled(using: &random) {
                 let cpuBefore = processCPUSeconds()
-                let (rate, dropped) = measure(mode, maxConcurrent: maxConcurrent)
+                let (rate, dropped, ordering) = measure(mode, maxConcurrent: maxConcurrent)
                 let cpu = processCPUSeconds() - cpuBefore
                 round[mode] = rate
                 result.dropped += dropped
+                result.held += ordering.held
+                result.inferred += ordering.inferredFinishes
                 result.throughput[mode, default: []].append(rate)
                 result.cpuPerOperation[mode, default: []].append(cpu / Double(operations) * 1e6)
             }
@@ -93,7 +99,7 @@ struct BridgeBenchmark {
     }
 
     /// One run: operations per second from the first add to the last finish.
-    private func measure(_ mode: Mode, maxConcurrent: Int) -> (Double, Int) {
+    private func measure(_ mode: Mode, maxConcurrent: Int) -> (Double, Int, CausalSequencer.Statistics) {
         let monitor = OperationMonitor()
         let consumer = Consumer(monitor: monitor)
         let queue: OperationQueue
@@ -128,7 +134,7 @@ struct BridgeBenchmark {
             print(String(format: "  [%@] sampler: %d ticks, %.1f ms CPU over %.2f s", mode.rawValue, cost.ticks,
                          Double(cost.cpuNanoseconds) / 1e6, elapsed))
         }
-        return (Double(operations) / elapsed, monitor.droppedEvents)
+        return (Double(operations) / elapsed, monitor.droppedEvents, monitor.orderingStatistics)
     }
 }
 

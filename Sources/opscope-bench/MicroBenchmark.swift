@@ -26,7 +26,9 @@ struct MicroBenchmark {
         report("  not exact: a completion block (runs later, elsewhere)", completionBlockStart)
         report("  not exact: an appended execution block", executionBlockStart)
         report("emit one event (clock + push)", emitOnly)
-        report("drain one event", drainOnly)
+        report("drain one event (ring + causal order)", drainOnly)
+        report("  order one event: add, start, finish of a chain", orderChain)
+        report("  order one event: every dependent held, then let out", orderHeld)
     }
 
     private func report(_ title: String, _ body: () -> Void) {
@@ -130,14 +132,70 @@ struct MicroBenchmark {
         _ = monitor.drainEvents()
     }
 
+    /// Ring and sequencer together, as a consumer drains: announced operations, each started
+    /// and finished (so every event goes through the per-operation rules).
     private func drainOnly() {
         let monitor = OperationMonitor()
         var drained = 0
-        for round in 0..<(count / 10_000) {
-            for index in 0..<10_000 { monitor.emitForBenchmark(.started(operation: OperationID(round * 10_000 + index))) }
+        let perRound = 9_999
+        for round in 0..<(count / perRound) {
+            for index in 0..<(perRound / 3) {
+                let id = OperationID(round * perRound + index + 1)
+                monitor.emitForBenchmark(.operationAdded(OperationInfo(id: id, queue: QueueID(1))))
+                monitor.emitForBenchmark(.started(operation: id))
+                monitor.emitForBenchmark(.finished(operation: id, cancelled: false))
+            }
             drained += monitor.drainEvents().events.count
         }
         if drained == -1 { print(drained) }
+    }
+
+    /// The sequencer alone, events in causal order: a chain, each operation depending on the
+    /// one before (the common case: nothing is held, every dependency is already finished).
+    private func orderChain() {
+        var sequencer = CausalSequencer()
+        var output: [MonitorEvent] = []
+        output.reserveCapacity(10_000)
+        var time: UInt64 = 0
+        for index in 0..<(count / 3) {
+            let id = OperationID(index + 1)
+            let dependencies = index == 0 ? [] : [OperationID(index)]
+            for change: MonitorEvent.Change in [
+                .operationAdded(OperationInfo(id: id, queue: QueueID(1), dependencies: dependencies, isReady: false)),
+                .started(operation: id), .finished(operation: id, cancelled: false),
+            ] {
+                time &+= 100
+                sequencer.push(MonitorEvent(time: time, change: change), into: &output)
+            }
+            if output.count >= 9_000 { output.removeAll(keepingCapacity: true) }
+        }
+    }
+
+    /// The sequencer's worst common case: a fan-out whose dependents all report their start
+    /// before the dependency's finish, in rounds of 1,000, so every start is held and let out.
+    private func orderHeld() {
+        var sequencer = CausalSequencer()
+        var output: [MonitorEvent] = []
+        var time: UInt64 = 0
+        var next = 1
+        func push(_ change: MonitorEvent.Change) {
+            time &+= 100
+            sequencer.push(MonitorEvent(time: time, change: change), into: &output)
+        }
+        while next < count / 3 {
+            let root = OperationID(next)
+            push(.operationAdded(OperationInfo(id: root, queue: QueueID(1))))
+            push(.started(operation: root))
+            let dependents = (next + 1)..<(next + 1_000)
+            for id in dependents {
+                push(.operationAdded(OperationInfo(id: OperationID(id), queue: QueueID(1), dependencies: [root], isReady: false)))
+            }
+            for id in dependents { push(.started(operation: OperationID(id))) }
+            push(.finished(operation: root, cancelled: false))
+            for id in dependents { push(.finished(operation: OperationID(id), cancelled: false)) }
+            next += 1_000
+            output.removeAll(keepingCapacity: true)
+        }
     }
 }
 

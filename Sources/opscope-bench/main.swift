@@ -68,7 +68,8 @@ struct BridgeCommand: ParsableCommand {
                     operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed, only: mode, solo: solo)
                 let result = benchmark.run(maxConcurrent: maxConcurrent)
                 let limit = maxConcurrent == -1 ? "default concurrency" : "max 1"
-                print("\n\(count) \(title), \(limit) (events dropped: \(result.dropped))")
+                print("\n\(count) \(title), \(limit) (events dropped: \(result.dropped), held for their causes: "
+                      + "\(result.held), finishes inferred: \(result.inferred))")
                 print(pad("mode", 42) + pad("ops/s", 9) + pad("cpu us/op", 11) + pad("ratio (min..max)", 22) + "target")
                 for mode in BridgeBenchmark.Mode.allCases where result.throughput[mode] != nil {
                     let rate = Statistics.median(result.throughput[mode] ?? [])

@@ -100,16 +100,18 @@ struct ConformanceTests {
 
     @Test("max concurrency 1 runs one at a time; N runs at most N", arguments: OperationKind.allCases)
     func maxConcurrency(kind: OperationKind) {
-        // Whether a third operation overlaps depends on libdispatch starting a third worker on
-        // a 2-core machine, so the outcome is "one at a time" or "concurrent, within the limit".
+        // Limit 3: the operations wait until two of them run at once (a rendezvous, so overlap
+        // is proven, not hoped for); whether a third overlaps depends on libdispatch starting a
+        // third worker on a 2-core machine, so only "within the limit" is required of it.
         for limit in [1, 3] {
             conform(kind, expected: limit == 1 ? "serial" : "concurrent within limit") { queueKind, monitor in
                 let queue = queueKind.make(monitor, maxConcurrent: limit)
                 let gauge = ConcurrencyGauge()
+                let overlap = Rendezvous(parties: 2)
                 for _ in 0..<12 {
                     queue.addOperation(kind.make {
                         gauge.enter()
-                        usleep(15_000)
+                        if limit > 1 { overlap.meet() }
                         gauge.leave()
                     })
                 }
@@ -160,8 +162,8 @@ struct ConformanceTests {
             b.addDependency(a)
             queue.addOperations([a, b], waitUntilFinished: false)
             a.cancel()
-            usleep(30_000)
-            // On Linux a cancelled operation still needs its (suspended) queue to start it.
+            // On Linux a cancelled operation still needs its (suspended) queue to start it; the
+            // cancel itself finishes nothing.
             let finishedWhileSuspended = a.isFinished
             queue.isSuspended = false
             queue.waitUntilAllOperationsAreFinished()
@@ -177,8 +179,9 @@ struct ConformanceTests {
             queue.isSuspended = true
             let ran = Recorder<Int>()
             for index in 0..<5 { queue.addOperation(kind.make { ran.append(index) }) }
-            usleep(30_000)
-            let whileSuspended = ran.all.count
+            // Held, not merely slow: all five still wait in the queue, none started.
+            let held = queue.operations.filter { !$0.isExecuting && !$0.isFinished }.count == 5
+            let whileSuspended = held ? ran.all.count : -1
             queue.isSuspended = false
             queue.waitUntilAllOperationsAreFinished()
             return [whileSuspended, ran.all.count]
@@ -235,12 +238,15 @@ struct ConformanceTests {
             queue.isSuspended = true
             let ran = Recorder<Int>()
             let waiting = kind.make { ran.append(1) }
-            let other = kind.make {}
+            let otherRan = Signal()
+            let other = kind.make { otherRan.give() }
             queue.addOperations([waiting, other], waitUntilFinished: false)
             waiting.addDependency(other)
             waiting.removeDependency(other)
             queue.isSuspended = false
-            waitUntil(timeout: 0.2) { waiting.isFinished }
+            // The queue scheduled after the resume: the other operation ran and finished.
+            otherRan.wait()
+            waitUntil { other.isFinished }
             // [isReady, dependencies left, times it ran]
             let outcome = [waiting.isReady ? 1 : 0, waiting.dependencies.count, ran.all.count]
             waiting.cancel()   // the only way out
@@ -292,8 +298,12 @@ struct ConformanceTests {
         conform(.block, expected: true) { queueKind, monitor in
             let queue = queueKind.make(monitor, maxConcurrent: 1)
             let gauge = ConcurrencyGauge()
-            for _ in 0..<8 { queue.addOperation(BlockOperation { gauge.enter(); usleep(20_000); gauge.leave() }) }
-            usleep(5_000)
+            let entered = Signal()
+            // Each operation waits until a second one runs beside it: with a limit of 1 none
+            // could, so the first holds its slot until the raise lets another start.
+            let overlap = Rendezvous(parties: 2)
+            for _ in 0..<8 { queue.addOperation(BlockOperation { gauge.enter(); entered.give(); overlap.meet(); gauge.leave() }) }
+            entered.wait()
             queue.maxConcurrentOperationCount = 4
             queue.waitUntilAllOperationsAreFinished()
             return gauge.maximum > 1

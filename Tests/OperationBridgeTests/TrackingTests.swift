@@ -3,38 +3,40 @@ import Foundation
 import OperationEvents
 import Testing
 
+/// Sampling, decided by events: every monitor here runs on a manual clock and samples only when
+/// the test calls `sampleNow()`, and operations are held inside `main()` by gates.
 @Suite("Sampling: tracked queues and foreign operations", .serialized, .timeLimit(.minutes(2)))
 @MainActor
 struct TrackingTests {
     @Test("a queue the app created elsewhere is observed by sampling, clearly marked")
     func trackedQueue() throws {
-        let monitor = OperationMonitor()
+        let clock = ManualClock()
+        let monitor = OperationMonitor.manual(clock)
         let log = EventLog(monitor)
         let queue = OperationQueue()
         queue.name = "third-party"
         let id = monitor.track(queue)
-        let gate = DispatchSemaphore(value: 0)
-        let a = BlockOperation { gate.wait() }
+        let entered = Signal()
+        let gate = Signal()
+        let a = BlockOperation { entered.give(); gate.wait() }
         let b = BlockOperation {}
         let c = BlockOperation {}
         c.addDependency(b)
         queue.addOperations([a, b, c], waitUntilFinished: false)
-        #expect(waitUntil { a.isExecuting })
+        #expect(entered.wait())
         monitor.sampleNow()
         log.drain()
         let appeared = try #require(log.events.first)
         #expect(appeared.change == .queueAppeared(QueueInfo(id: id, name: "third-party", observation: .sampled)))
-        let ids = log.addedOrder
-        #expect(ids.count >= 1)
         let infoA = try #require(log.added.values.first { $0.observation == .sampled && $0.isExecuting })
         #expect(infoA.queue == id)
         #expect(log.events(for: infoA.id).allSatisfy { $0.origin == .sampled })
 
-        gate.signal()
+        gate.give()
         queue.waitUntilAllOperationsAreFinished()
         queue.isSuspended = true
-        monitor.sampleNow()
-        usleep(60_000)
+        // The next walk is due one sampling interval later.
+        clock.advance(by: monitor.configuration.samplingInterval + .milliseconds(1))
         monitor.sampleNow()
         log.drain()
         for id in log.addedOrder {
@@ -47,7 +49,10 @@ struct TrackingTests {
 
     @Test("a deep tracked queue: bounded work per walk, front first, depth reported, not walked every tick")
     func deepQueueWalkBudget() throws {
-        let monitor = OperationMonitor()
+        // Every reading of the clock advances it 10 µs, so a walk's measured cost grows with the
+        // work it does (about a thousand registrations here), whatever the machine is doing.
+        let clock = ManualClock(step: 10_000)
+        let monitor = OperationMonitor.manual(clock)
         let log = EventLog(monitor)
         let queue = OperationQueue()
         queue.isSuspended = true
@@ -67,10 +72,17 @@ struct TrackingTests {
         #expect(log.events.contains { $0.change == .queueDepth(queue: id, operations: 20_000) })
         let entry = try #require(monitor.core.withRegistry { $0.queues[id] })
         let nextWalk = monitor.core.withRegistry { _ in entry.nextWalk }
-        #expect(nextWalk > started + 50_000_000, "the walk's cost must push the next walk past one interval")
+        let interval = UInt64(monitor.configuration.samplingInterval / .nanoseconds(1))
+        #expect(nextWalk > started + interval, "the walk's cost must push the next walk past one interval")
         monitor.sampleNow()
         log.drain()
-        #expect(log.addedOrder.count == batch, "walked again too soon")
+        #expect(log.addedOrder.count == batch, "walked again before its budget allowed")
+        // Once the budget allows, the next walk registers the next operations, front first.
+        clock.advance(by: .nanoseconds(Int64(nextWalk) - Int64(monitor.now()) + 1))
+        monitor.sampleNow()
+        log.drain()
+        #expect(log.addedOrder.count == 2 * batch)
+        #expect(log.addedOrder.suffix(batch).compactMap { log.added[$0]?.name } == (batch..<(2 * batch)).map { "op\($0)" })
         queue.cancelAllOperations()
         queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
@@ -78,9 +90,12 @@ struct TrackingTests {
 
     @Test("a dependency in no queue is announced, sampled, and releases its dependent when it finishes")
     func externalDependency() throws {
-        let monitor = OperationMonitor()
+        let monitor = OperationMonitor.manual(ManualClock())
         let log = EventLog(monitor)
         let queue = ObservedOperationQueue(monitor: monitor, name: "work")
+        // Suspended until the dependency's finish has been sampled, so the dependent cannot run
+        // (and have its readiness inferred) first.
+        queue.isSuspended = true
         let outside = BlockOperation {}
         let ran = Recorder<Int>()
         let dependent = BlockOperation { ran.append(1) }
@@ -92,34 +107,36 @@ struct TrackingTests {
         let external = try #require(log.added[ids[0]])
         #expect(external.queue == nil && external.observation == .external)
         #expect(log.added[ids[1]]?.dependencies == [ids[0]])
-        usleep(30_000)
-        #expect(ran.all.isEmpty)
+        #expect(log.added[ids[1]]?.isReady == false)
         outside.start()
         monitor.sampleNow()
+        queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
         #expect(ran.all == [1])
         #expect(log.waitForFinish(of: ids))
-        #expect(log.finished(ids[0])?.origin == .sampled)
+        let finish = try #require(log.finished(ids[0]))
+        #expect(finish.origin == .sampled)
         let ready = try #require(log.events(for: ids[1]).first { $0.change == .ready(operation: ids[1], isReady: true) },
                                  "\(log.events.map { "\($0.sequence) \($0.origin) \($0.change)" }.joined(separator: "\n"))")
-        // Seen by the sampler, or inferred when the dependent finished before the next tick.
-        #expect(ready.origin != .exact)
+        #expect(ready.origin == .sampled)
+        #expect(finish.sequence < ready.sequence)
         #expect(ready.sequence < (log.finished(ids[1])?.sequence ?? 0))
     }
 
     @Test("sampling sees a foreign operation start, and a cancel the app makes directly")
     func sampledStartAndCancel() throws {
-        let monitor = OperationMonitor()
+        let monitor = OperationMonitor.manual(ManualClock())
         let log = EventLog(monitor)
         let queue = ObservedOperationQueue(monitor: monitor, name: "work")
-        let stop = DispatchSemaphore(value: 0)
-        let operation = BlockOperation { stop.wait() }
+        let entered = Signal()
+        let stop = Signal()
+        let operation = BlockOperation { entered.give(); stop.wait() }
         queue.addOperation(operation)
-        #expect(waitUntil { operation.isExecuting })
+        #expect(entered.wait())
         monitor.sampleNow()
         operation.cancel()
         monitor.sampleNow()
-        stop.signal()
+        stop.give()
         queue.waitUntilAllOperationsAreFinished()
         log.drain()
         let id = try #require(log.addedOrder.first)
@@ -133,7 +150,8 @@ struct TrackingTests {
     @Test("isFinished true but the queue never told: reported as an unsignalled finish",
           arguments: [true, false])
     func unsignalledFinish(observed: Bool) throws {
-        let monitor = OperationMonitor()
+        let clock = ManualClock()
+        let monitor = OperationMonitor.manual(clock)
         let log = EventLog(monitor)
         let queue: OperationQueue = observed ? ObservedOperationQueue(monitor: monitor, name: "forgetful") : OperationQueue()
         if !observed { monitor.track(queue) }
@@ -143,9 +161,10 @@ struct TrackingTests {
         dependent.addDependency(forgetful)
         queue.addOperations([forgetful, dependent], waitUntilFinished: false)
         #expect(waitUntil { forgetful.isFinished })
+        // Two readings in a row must see it (a tracked queue: two walks, one interval apart).
         for _ in 0..<3 {
             monitor.sampleNow()
-            usleep(60_000)
+            clock.advance(by: monitor.configuration.samplingInterval + .milliseconds(1))
         }
         log.drain()
         #expect(queue.operationCount == 2, "Foundation still holds both")
@@ -156,5 +175,52 @@ struct TrackingTests {
         forgetful.repair()
         queue.waitUntilAllOperationsAreFinished()
         #expect(ran.all == [1])
+    }
+
+    @Test("an unfinished dependency removed from a foreign operation: not ready for good, as isReady says",
+          arguments: [true, false])
+    func removedUnfinishedDependency(sampledBetween: Bool) throws {
+        let monitor = OperationMonitor.manual(ManualClock())
+        let log = EventLog(monitor)
+        let queue = ObservedOperationQueue(monitor: monitor, name: "work")
+        queue.isSuspended = true
+        let waiting = BlockOperation {}
+        let other = BlockOperation {}
+        queue.addOperations([waiting, other], waitUntilFinished: false)
+        waiting.addDependency(other)
+        // Seen with its new dependency, or not at all: the add and the removal in one interval.
+        if sampledBetween { monitor.sampleNow() }
+        waiting.removeDependency(other)
+        monitor.sampleNow()
+        monitor.sampleNow()
+        log.drain()
+        let id = try #require(log.addedOrder.first)
+        // Foundation keeps counting the removed dependency: not ready, no dependency left.
+        #expect(!waiting.isReady && waiting.dependencies.isEmpty)
+        let readiness = log.events(for: id).compactMap { event -> Bool? in
+            if case .ready(_, let value) = event.change { value } else { nil }
+        }
+        #expect(readiness.last == false, "readiness reported: \(readiness)")
+        #expect(!readiness.contains(true))
+        if sampledBetween {
+            let changes = log.events(for: id).map(\.change)
+            #expect(changes.contains(.dependencyRemoved(operation: id, dependency: log.addedOrder[1])))
+        }
+        let info = try #require(monitor.snapshot().operations.first { $0.id == id })
+        #expect(!info.isReady && info.dependencies.isEmpty)
+        // Nor does the other's finish release it.
+        queue.isSuspended = false
+        #expect(waitUntil { other.isFinished })
+        monitor.sampleNow()
+        log.drain()
+        #expect(!log.events(for: id).contains { $0.change == .ready(operation: id, isReady: true) })
+        // The only way out is a cancel; its readiness follows it.
+        waiting.cancel()
+        monitor.sampleNow()
+        queue.waitUntilAllOperationsAreFinished()
+        log.drain()
+        let tail = log.events(for: id).map(\.change).suffix(3)
+        #expect(Array(tail) == [.cancelled(operation: id), .ready(operation: id, isReady: true),
+                                .finished(operation: id, cancelled: true)])
     }
 }

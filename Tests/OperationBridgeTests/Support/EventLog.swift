@@ -58,9 +58,10 @@ final class EventLog {
         return cancelled
     }
 
-    /// Drains until every id in `ids` has a finish event (or the timeout passes).
+    /// Drains until every id in `ids` has a finish event. Called once their queue is empty, when
+    /// every finish has been reported; the deadline guards against a hang only.
     @discardableResult
-    func waitForFinish(of ids: [OperationID], timeout: TimeInterval = 20) -> Bool {
+    func waitForFinish(of ids: [OperationID], timeout: TimeInterval = 60) -> Bool {
         waitUntil(timeout: timeout) {
             drain()
             return ids.allSatisfy { finished($0) != nil }
