@@ -54,13 +54,21 @@ struct DemoCommand: ParsableCommand {
     }
 }
 
-/// `opscope report DEMO --after SECONDS [--json]`.
+/// `opscope report DEMO --after SECONDS [--format text|json|dot|mermaid]`.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Run a demo without a terminal and print its report.",
-        discussion: "Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI)."
+        abstract: "Run a demo without a terminal and print its report, or its dependency graph as DOT or Mermaid.",
+        discussion: """
+            Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI), whatever the format.
+            Graphs: opscope report stuck --format dot | dot -Tsvg > stuck.svg; --format mermaid prints a flowchart for Markdown.
+            """
     )
+
+    /// What the report is printed as.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, dot, mermaid
+    }
 
     @Argument(help: "The demo to run.")
     var demo: String
@@ -69,7 +77,10 @@ struct ReportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to run before reporting (0-3600).")
     var after = 2.0
 
-    @Flag(help: "Print the JSON report (the schema is in README.md).")
+    @Option(help: "text, json (the schema is in README.md), dot (Graphviz) or mermaid: the dependency graph.")
+    var format: Format?
+
+    @Flag(help: "Print the JSON report (the same as --format json).")
     var json = false
 
     @Option(help: "Demo speed (0.05-20).")
@@ -84,19 +95,23 @@ struct ReportCommand: ParsableCommand {
         }
         guard after.isFinite, (0...3_600).contains(after) else { throw ValidationError("--after must be between 0 and 3600 seconds, got \(after)") }
         guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
+        if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for two outputs; give one") }
     }
 
     func run() throws {
         let monitor = OperationMonitor()
         let handle = Demo.named(demo)!.start(monitor, Pace(speed: speed, seed: seed))
-        let report = OpScopeDashboard.observe(monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))
+        let model = OpScopeDashboard.model(of: monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))
         handle.stop()
-        if json {
+        let report = model.report()
+        switch format ?? (json ? .json : .text) {
+        case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print(ReportText.render(report))
+        case .text: print(ReportText.render(report))
+        case .dot: print(GraphExport.dot(model), terminator: "")
+        case .mermaid: print(GraphExport.mermaid(model), terminator: "")
         }
         if report.hasProblem { throw ExitCode(1) }
     }
