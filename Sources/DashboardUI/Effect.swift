@@ -30,8 +30,8 @@ public struct ScreenMap: Sendable {
     public var panes: [ViewState.Pane: Rect] = [:]
     /// Operations drawn in the graph pane, with their cells.
     public var graphNodes: [GraphNodeArea] = []
-    /// The graph pane's layout, kept from frame to frame so that boxes do not move.
-    public var graphLayout = GraphLayoutMemory<FocusedGraph.NodeKey>()
+    /// The graph pane's layouts, scroll and pan, kept from frame to frame so that boxes do not move.
+    public var graph = GraphPaneMemory()
     /// The table's rows as last computed: reused while nothing they depend on changed.
     public var rows = RowCache()
     /// The queue lines of the header and the queue on each.

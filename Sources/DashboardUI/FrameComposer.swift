@@ -25,7 +25,7 @@ public struct FrameComposer: Sendable {
     public func compose(_ model: DashboardModel, _ interaction: Interaction, width: Int, height: Int) -> (Buffer, ScreenMap) {
         var buffer = Buffer(width: width, height: height)
         var map = ScreenMap()
-        map.graphLayout = interaction.map.graphLayout
+        map.graph = interaction.map.graph
         map.rows = interaction.map.rows
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
             drawTooSmall(&buffer)
@@ -115,13 +115,17 @@ public struct FrameComposer: Sendable {
                   titleStyle: state.focus == pane ? theme.focusedFrame : theme.header, ascii: !theme.unicode)
         }
         let wide = area.width >= 100
+        // The graph, when it has the keys, takes the room a drawing needs: the wider column, or
+        // most of the rows (and the lanes give it theirs).
+        let graphFocused = state.focus == .graph && state.details == nil
         let left: Rect
         let right: Rect
         if wide {
-            (left, right) = area.splitLeft(area.width * 11 / 20)
+            (left, right) = area.splitLeft(graphFocused ? area.width * 2 / 5 : area.width * 11 / 20)
         } else {
             // Stacked: open details get the larger part, so that their "Why" shows.
-            let top = state.details != nil ? max(4, area.height * 2 / 5) : max(4, area.height / 2)
+            let top = state.details != nil ? max(4, area.height * 2 / 5)
+                : graphFocused ? max(4, area.height / 3) : max(4, area.height / 2)
             (left, right) = area.splitTop(top)
         }
         // Left: the table, with the warnings under it when there are any.
@@ -145,7 +149,9 @@ public struct FrameComposer: Sendable {
         }
         var graphArea = right
         var lanesArea: Rect?
-        if wide || right.height >= 14 {
+        if graphFocused {
+            graphArea = right
+        } else if wide || right.height >= 14 {
             let split = right.splitTop(right.height * 3 / 5)
             graphArea = split.0
             lanesArea = split.1
@@ -158,12 +164,15 @@ public struct FrameComposer: Sendable {
         }
         if !graphArea.isEmpty {
             map.panes[.graph] = graphArea
-            let title = state.graph.layout == .focused
-                ? (state.graph.followsSelection ? "Graph around \(state.selection?.description ?? "-")" : "Graph: critical path")
-                : "Graph: all operations"
-            let inner = frame(.graph, title, graphArea).render(into: &buffer, area: graphArea)
+            let inner = frame(.graph, GraphView.title(model, state), graphArea).render(into: &buffer, area: graphArea)
             // The graph draws in Unicode; the frame's last pass makes it ASCII with everything else.
             GraphView(theme: Theme(unicode: true, color: theme.color)).render(model, state, into: &buffer, area: inner, map: &map)
+            // What it leaves out and where it is panned, on its bottom edge.
+            let note = map.graph.note.isEmpty ? "" : " \(map.graph.note) "
+            if !note.isEmpty, graphArea.height > 2, note.count < graphArea.width - 2 {
+                buffer.write(note, x: graphArea.maxX - note.count - 1, y: graphArea.maxY - 1,
+                             style: state.focus == .graph ? theme.focusedFrame : theme.frame, clip: graphArea)
+            }
         }
         if let lanesArea {
             map.panes[.lanes] = lanesArea

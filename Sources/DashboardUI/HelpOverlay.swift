@@ -102,7 +102,7 @@ enum Legend {
             ("SUSPENDED", theme.suspended, "a suspended queue: it starts nothing"),
             ("held", theme.dim, "QoS lanes: ready, but its queue is suspended (or it is in none)"),
             ("sampled", theme.warning, "a queue OpScope polls: work shorter than a poll is not seen"),
-            ("underline", Style(attributes: .underline), "graph: on the critical path (the longest unfinished chain)"),
+            (theme.unicode ? "◆ ┄ ▸" : "! . >", .plain, "graph: root cause (underlined), a cycle's back edge, a fold"),
         ]
         for (mark, style, text) in marks {
             let wrapped = TextWrap.wrap(text, width: max(10, width - 12))

@@ -47,6 +47,7 @@ extension Interaction {
         case .graph where state.details != nil:
             let details = state.details?.offset ?? 0
             state.details = ViewState.ScrollState(offset: max(0, details.addingClamped(delta)))
+        case .graph: moveInGraph(by: delta, model)
         default: moveSelection(by: delta, model)
         }
     }

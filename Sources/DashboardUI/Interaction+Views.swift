@@ -71,6 +71,9 @@ extension Interaction {
             let warning = warnings[min(state.warnings.offset, warnings.count - 1)]
             guard let id = warning.operation else { return error("this warning is about the whole program") }
             return reveal(id, model)
+        case .graph where state.details == nil:
+            if let effects = enterGraph(model) { return effects }
+            state.details = ViewState.ScrollState()
         default:
             state.details = ViewState.ScrollState()
         }

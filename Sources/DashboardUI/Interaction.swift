@@ -84,12 +84,8 @@ public struct Interaction: Sendable {
         case .toggleHideFinished:
             state.table.hideFinished.toggle()
             status(state.table.hideFinished ? "finished operations hidden (H shows them)" : "finished operations shown")
-        case .toggleGraphLayout:
-            state.graph.layout = state.graph.layout == .focused ? .all : .focused
-            state.focus = .graph
-        case .toggleGraphFollow:
-            state.graph.followsSelection.toggle()
-            status(state.graph.followsSelection ? "graph follows the selection" : "graph shows the critical path")
+        case .toggleGraphLayout, .toggleGraphFollow, .panLeft, .panRight, .toggleGraphCompact:
+            return performGraph(action, model)
         case .togglePause:
             state.paused.toggle()
             if !state.paused { state.narration.stepped = false }

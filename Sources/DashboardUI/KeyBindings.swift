@@ -24,7 +24,7 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
     /// Whole-screen views.
     case showOverview, showStuck, showStartOrder, showNarration, showTimeline
     /// Graph pane.
-    case toggleGraphLayout, toggleGraphFollow
+    case toggleGraphLayout, toggleGraphFollow, panLeft, panRight, toggleGraphCompact
     /// Display and session.
     case togglePause, help, redraw, quit
 }
@@ -59,7 +59,7 @@ public enum KeyBindings {
         Binding(keys: [.pageDown], label: "PgDn", help: "a page down", action: .pageDown),
         Binding(keys: [.home], label: "Home", help: "the first row", action: .first),
         Binding(keys: [.end], label: "End", help: "the last row", action: .last),
-        Binding(keys: [.enter], label: "Enter", help: "details of the selected operation: why it waits, its key changes (in a list: go to it)",
+        Binding(keys: [.enter], label: "Enter", help: "details of the selected operation: why it waits, its key changes (in a list: go to it; on a fold of the graph: open it)",
                 action: .openDetails),
         Binding(keys: [.escape], label: "Esc", help: "back: to the overview, close details, then clear the filter, then the tags", action: .back),
         Binding(keys: [.tab], label: "Tab", help: "next pane: queues, operations, graph, lanes, warnings", action: .nextPane, bar: (1, "Tab", "Pane")),
@@ -90,9 +90,10 @@ public enum KeyBindings {
         Binding(keys: keys(">"), label: ">", help: "sort by the column to the right", action: .sortRight),
         Binding(keys: keys("I"), label: "I", help: "invert the sort order", action: .invertSort),
         Binding(keys: keys("H"), label: "H", help: "hide / show finished operations", action: .toggleHideFinished),
-        Binding(keys: keys("g"), label: "g", help: "graph: layers around the selection / every operation as a list",
+        Binding(keys: keys("g"), label: "g", help: "graph: the selection's group / every group, stuck first (g again folds what Enter opened)",
                 action: .toggleGraphLayout, bar: (8, "g", "Graph")),
-        Binding(keys: keys("f"), label: "f", help: "graph follows the selection / shows the critical path", action: .toggleGraphFollow),
+        Binding(keys: keys("f"), label: "f", help: "graph stays on the selection's blocking chain, down to its root cause, until f again",
+                action: .toggleGraphFollow),
         Binding(keys: keys("p"), label: "p", help: "pause the display (the queues keep running); in a replay: pause / play",
                 action: .togglePause, bar: (9, "p", "Pause")),
         Binding(keys: keys("."), label: ".", help: "while paused: show the next event (one at a time, narrated); in a replay: one event on",
@@ -111,6 +112,10 @@ public enum KeyBindings {
         Binding(keys: keys("?", .function(1)), label: "?, F1", help: "this help (↑ ↓ scroll it)", action: .help, bar: (0, "F1", "Help")),
         Binding(keys: [.control("l")], label: "Ctrl-L", help: "redraw the screen", action: .redraw),
         Binding(keys: keys("q", .function(10)), label: "q, F10", help: "quit", action: .quit, bar: (10, "F10", "Quit")),
+        Binding(keys: keys("h", .left), label: "h ←", help: "graph (when it has the keys: Tab): pan left", action: .panLeft),
+        Binding(keys: keys("l", .right), label: "l →", help: "graph (when it has the keys: Tab): pan right", action: .panRight),
+        Binding(keys: keys("z"), label: "z", help: "graph: compact (one cell per box, the selection's label below) / labelled",
+                action: .toggleGraphCompact),
         Binding(keys: [], label: "mouse", help: "click selects (a row, a queue, a node), wheel scrolls (off with --no-mouse)", action: nil),
     ]
 

@@ -126,20 +126,39 @@ public struct ViewState: Sendable, Equatable {
 
     /// The graph pane's state.
     public struct GraphState: Sendable, Equatable {
-        /// Layers around one operation, or the whole graph as a list (`g`).
+        /// The selection's group, or every group (`g`).
         public var layout: GraphLayout = .focused
-        /// The focused layout follows the selection (`f` toggles; off: the critical path).
-        public var followsSelection = true
+        /// `f`: the pane stays on this operation's blocking chain, whatever is selected and
+        /// however the model changes, until `f` again (nil: it follows the selection).
+        public var pinned: OperationID?
+        /// `z`: one cell per box (the shape of a large graph), or labelled boxes.
+        public var compact = false
+        /// The cursor on an item that is not an operation (a fold, a count of hidden edges);
+        /// it holds while the selection is `cursorSelection`. Otherwise the cursor is the
+        /// selection's box.
+        public var cursor: GraphItemKey?
+        /// The selection when the cursor was put on `cursor`.
+        public var cursorSelection: OperationID?
+        /// Folds and counts opened with Enter.
+        public var expanded: Set<GraphItemKey> = []
+        /// Times Enter on "+N edges to hidden operations" doubled the boxes a group may draw.
+        public var budgetLevel = 0
 
         /// The default graph pane.
         public init() {}
+
+        /// Where the cursor is: `cursor` while the selection has not moved, else the selection's box.
+        public func cursorKey(selection: OperationID?) -> GraphItemKey? {
+            if let cursor, cursorSelection == selection { return cursor }
+            return selection.map { .node(.operation($0)) }
+        }
     }
 
     /// The graph pane's two layouts.
     public enum GraphLayout: Sendable, Equatable {
-        /// The selection's ancestors and descendants in layers.
+        /// The selection's group (its component): dependencies left of their dependents.
         case focused
-        /// Every operation, one row each, edges in lanes on the left.
+        /// Every group, stuck first, then running, then waiting; finished groups in one line.
         case all
     }
 

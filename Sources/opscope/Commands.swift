@@ -54,13 +54,23 @@ struct DemoCommand: ParsableCommand {
     }
 }
 
-/// `opscope report DEMO --after SECONDS [--json]`, or `opscope report FILE [--at SECONDS] [--json]`.
+/// `opscope report DEMO --after SECONDS [--format text|json|dot|mermaid]`, `opscope report FILE
+/// [--at SECONDS] [--json]`, or `opscope report --attach PID [--json]`.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Run a demo without a terminal and print its report, report from a recording, or on a running program (--attach PID).",
-        discussion: "Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI)."
+        abstract: "Print the report of a demo run without a terminal, of a recording, or of a running program (--attach PID).",
+        discussion: """
+            Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI), whatever the format.
+            Graphs: opscope report stuck --format dot | dot -Tsvg > stuck.svg; --format mermaid prints a flowchart for Markdown.
+            A recording's graph: opscope export FILE --format dot|mermaid [--at SECONDS].
+            """
     )
+
+    /// What the report is printed as.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, dot, mermaid
+    }
 
     @Argument(help: "The demo to run, or a recording file (the report at its end, or --at).")
     var demo: String?
@@ -75,7 +85,10 @@ struct ReportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to run before reporting (0-3600).")
     var after = 2.0
 
-    @Flag(help: "Print the JSON report (the schema is in README.md).")
+    @Option(help: "text, json (the schema is in README.md), dot (Graphviz) or mermaid: the dependency graph.")
+    var format: Format?
+
+    @Flag(help: "Print the JSON report (the same as --format json).")
     var json = false
 
     @Option(help: "Demo speed (0.05-20).")
@@ -84,13 +97,23 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Seed of the demo's random choices: the same seed, the same demo.")
     var seed: UInt64 = 1
 
+    /// The output asked for.
+    private var output: Format { format ?? (json ? .json : .text) }
+
     func validate() throws {
+        if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for two outputs; give one") }
         if attach != nil {
             guard demo == nil else { throw ValidationError("give a demo or --attach, not both") }
+            guard output == .text || output == .json else { throw ValidationError("--attach reports as text or json; for the graph, attach and press g, or record and export") }
             return
         }
         guard let demo else { throw ValidationError("missing demo; known: \(Demo.all.map(\.name).joined(separator: ", ")) (or a recording file, or --attach PID)") }
-        if RecordingInput.isFile(demo) { return }
+        if RecordingInput.isFile(demo) {
+            guard output == .text || output == .json else {
+                throw ValidationError("a recording's graph is exported with: opscope export \(demo) --format \(output.rawValue)")
+            }
+            return
+        }
         guard at == nil else { throw ValidationError("--at applies to a recording file; a demo runs --after SECONDS") }
         guard Demo.named(demo) != nil else {
             throw ValidationError("unknown demo '\(demo)'; known: \(Demo.all.map(\.name).joined(separator: ", "))")
@@ -101,17 +124,20 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if let attach { return try reportAttached(attach) }
-        if let demo, RecordingInput.isFile(demo) { return try RecordingInput.report(demo, at: at, json: json) }
+        if let demo, RecordingInput.isFile(demo) { return try RecordingInput.report(demo, at: at, json: output == .json) }
         let monitor = OperationMonitor()
         let handle = Demo.named(demo!)!.start(monitor, Pace(speed: speed, seed: seed))
-        let report = OpScopeDashboard.observe(monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))
+        let model = OpScopeDashboard.model(of: monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))
         handle.stop()
-        if json {
+        let report = model.report()
+        switch output {
+        case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print(ReportText.render(report))
+        case .text: print(ReportText.render(report))
+        case .dot: print(GraphExport.dot(model), terminator: "")
+        case .mermaid: print(GraphExport.mermaid(model), terminator: "")
         }
         if report.hasProblem { throw ExitCode(1) }
     }

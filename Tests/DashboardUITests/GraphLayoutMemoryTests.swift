@@ -52,4 +52,21 @@ struct GraphLayoutMemoryTests {
         _ = memory.layout(LayoutGraph(nodeCount: 4, edges: [(0, 1), (1, 0), (2, 3), (3, 2)]), keys: ["a", "b", "x", "y"])
         #expect(memory.fullLayouts == 3)
     }
+
+    @Test("a full layout after a removal starts from the old picture: what stays keeps its order")
+    func rebuildKeepsOrder() {
+        var memory = GraphLayoutMemory<String>()
+        // a → b, a → c, a → d, x → y: three siblings in one layer.
+        let keys = ["a", "b", "c", "d", "x", "y"]
+        let (first, firstOrder) = memory.layout(LayoutGraph(nodeCount: 6, edges: [(0, 1), (0, 2), (0, 3), (4, 5)]), keys: keys)
+        let before = places(first, firstOrder, keys)
+        // x and y are gone, and the rest arrive listed in the opposite order.
+        let shrunk = ["d", "c", "b", "a"]
+        let (second, secondOrder) = memory.layout(LayoutGraph(nodeCount: 4, edges: [(3, 0), (3, 1), (3, 2)]), keys: shrunk)
+        #expect(memory.fullLayouts == 2)
+        let after = places(second, secondOrder, shrunk)
+        let siblings = ["b", "c", "d"]
+        #expect(siblings.sorted { before[$0]![1] < before[$1]![1] } == siblings.sorted { after[$0]![1] < after[$1]![1] })
+        #expect(after["a"]?[0] == 0 && siblings.allSatisfy { after[$0]?[0] == 1 })
+    }
 }

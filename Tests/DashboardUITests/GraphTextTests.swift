@@ -2,25 +2,13 @@ import DashboardModel
 import DashboardUI
 import OpScopeTestSupport
 import OperationEvents
+import TerminalKit
 import Testing
 
-/// Layouts of small graphs, frozen as the text a person sees.
+/// The graph pane's pictures of small graphs, frozen as the text a person sees (left to right:
+/// a dependency before the operations that wait for it).
 @Suite("Graph drawings as text")
 struct GraphTextTests {
-    /// The focused layered drawing of a script's model.
-    private func focused(_ script: EventScript, focus: OperationID? = nil, unicode: Bool = true) -> String {
-        let graph = FocusedGraph.build(script.model(), focus: focus)
-        return graph.draw().1.lines(unicode: unicode).joined(separator: "\n")
-    }
-
-    /// The whole-graph lane list.
-    private func lanes(_ script: EventScript, width: Int = 60) -> String {
-        let model = script.model()
-        let list = DependencyList.build(model)
-        return list.draw(rows: 0..<list.rows.count, width: width) { model[$0]?.label ?? "?" }
-            .lines().joined(separator: "\n")
-    }
-
     @Test("a diamond: fan-out, fan-in, joins where edges share an end")
     func diamond() {
         var script = EventScript()
@@ -29,42 +17,28 @@ struct GraphTextTests {
         script.add(2, queue: 1, "b", after: [1])
         script.add(3, queue: 1, "c", after: [1])
         script.add(4, queue: 1, "d", after: [2, 3])
-        #expect(focused(script, focus: 4) == """
+        #expect(graphPane(script, select: 4).text == """
             ◐ #1 a─┬──○ #2 b─┬──○ #4 d
                    └──○ #3 c─┘
             """)
-        #expect(lanes(script) == """
-            ●─┐  #1 a
-            ● │  #2 b
-            │ ●  #3 c
-            ●─┘  #4 d
-            """)
     }
 
-    @Test("fan-out and fan-in share one branch each")
+    @Test("fan-out and fan-in share one branch each; operations with names of their own are not folded")
     func fan() {
         var script = EventScript()
         script.queue(1, "q")
         script.add(1, queue: 1, "fetch")
         for (id, name) in [(2, "resize"), (3, "blur"), (4, "crop"), (5, "tag")] { script.add(id, queue: 1, name, after: [1]) }
         script.add(6, queue: 1, "upload", after: [2, 3, 4, 5])
-        #expect(focused(script, focus: 1) == """
+        #expect(graphPane(script, select: 1).text == """
             ◐ #1 fetch─┬──○ #2 resize─┬──○ #6 upload
                        ├──○ #3 blur───┤
                        ├──○ #4 crop───┤
                        └──○ #5 tag────┘
             """)
-        #expect(lanes(script) == """
-            ●─┬─┬─┐  #1 fetch
-            ● │ │ │  #2 resize
-            │ ● │ │  #3 blur
-            │ │ ● │  #4 crop
-            │ │ │ ●  #5 tag
-            ●─┴─┴─┘  #6 upload
-            """)
     }
 
-    @Test("a long edge runs past the layers it skips, in Unicode and ASCII")
+    @Test("a long edge runs past the layers it skips, in Unicode and in ASCII")
     func longEdge() {
         var script = EventScript()
         script.queue(1, "q")
@@ -72,79 +46,14 @@ struct GraphTextTests {
         script.add(2, queue: 1, "b", after: [1])
         script.add(3, queue: 1, "c", after: [2])
         script.add(4, queue: 1, "d", after: [3, 1])
-        #expect(focused(script, focus: 4) == """
+        #expect(graphPane(script, select: 4).text == """
             ◐ #1 a─┬──────────────────┬──○ #4 d
                    └──○ #2 b───○ #3 c─┘
             """)
-        #expect(focused(script, focus: 4, unicode: false) == """
+        #expect(graphPane(script, select: 4, unicode: false).text == """
             @ #1 a-+------------------+--o #4 d
                    +--o #2 b---o #3 c-+
             """)
-        #expect(lanes(script) == """
-            ●─┐  #1 a
-            ● │  #2 b
-            ● │  #3 c
-            ●─┘  #4 d
-            """)
-    }
-
-    @Test("edges across queues: each box names its queue")
-    func crossQueue() {
-        var script = EventScript()
-        script.queue(1, "net")
-        script.queue(2, "ui", max: 1)
-        script.add(1, queue: 1, "download-1")
-        script.add(2, queue: 1, "download-2")
-        script.add(3, queue: 1, "parse-1", after: [1])
-        script.add(4, queue: 1, "parse-2", after: [2])
-        script.add(5, queue: 2, "update-ui", after: [3, 4])
-        #expect(focused(script, focus: 5) == """
-            ◐ #1 download-1 ·net───○ #3 parse-1 ·net─┬──○ #5 update-ui ·ui
-            ◐ #2 download-2 ·net───○ #4 parse-2 ·net─┘
-            """)
-        #expect(lanes(script) == """
-            ●    #1 download-1
-            │ ●  #2 download-2
-            ● │  #3 parse-1
-            │ ●  #4 parse-2
-            ●─┘  #5 update-ui
-            """)
-    }
-
-    @Test("a cycle: its members are marked and its back edge is dashed")
-    func cycle() {
-        var script = EventScript()
-        script.queue(1, "q")
-        script.add(1, queue: 1, "first", after: [2])
-        script.add(2, queue: 1, "second", after: [1])
-        script.add(3, queue: 1, "after", after: [2])
-        #expect(focused(script, focus: 3) == """
-            ⟳ #1 first┄┄┄⟳ #2 second───○ #3 after
-            """)
-        // Both edges of the cycle are marked; the layout reverses one of them (the back edge) to layer it.
-        let graph = FocusedGraph.build(script.model(), focus: 3)
-        #expect(graph.cycleEdges.count == 2)
-        #expect(graph.draw().0.reversedEdges.count == 1)
-    }
-
-    @Test("folding: finished operations per level, identical siblings")
-    func folding() {
-        var script = EventScript()
-        script.queue(1, "q")
-        for id in 1...5 {
-            script.add(id, queue: 1, "prefetch")
-            script.run(id)
-        }
-        script.add(6, queue: 1, "index", after: [1, 2, 3, 4, 5])
-        for id in 7...46 { script.add(id, queue: 1, "thumbnail", after: [6]) }
-        script.add(47, queue: 1, "publish", after: Array(7...46))
-        #expect(focused(script, focus: 6) == """
-            ✓ 5 done───○ #6 index───×40 ○ thumbnail───○ #47 publish
-            """)
-        let graph = FocusedGraph.build(script.model(), focus: 6)
-        let siblings = graph.nodes.first { $0.members.count == 40 }
-        #expect(siblings?.onCriticalPath == true)
-        #expect(graph.nodes.first { $0.members.count == 5 }?.state == .finished)
     }
 
     @Test("two sources into two targets: joins where edges meet, crossings where they only pass")
@@ -156,18 +65,141 @@ struct GraphTextTests {
         script.add(3, queue: 1, "c", after: [1, 2])
         script.add(4, queue: 1, "d", after: [1, 2])
         script.add(5, queue: 1, "e", after: [1])
-        #expect(focused(script) == """
+        #expect(graphPane(script, select: 1).text == """
             ◐ #1 a─┬┬──○ #5 e
             ◐ #2 b─┴┼──○ #3 c
                     └──○ #4 d
             """)
-        #expect(lanes(script) == """
-            ●─┬─┐      #1 a
-            │ │ │ ●─┐  #2 b
-            ●─│─│─┘ │  #3 c
-              ●─│───┘  #4 d
-                ●      #5 e
+    }
+
+    @Test("edges across queues: each box names its queue (within one queue, none does)")
+    func crossQueue() {
+        var script = EventScript()
+        script.queue(1, "net")
+        script.queue(2, "ui", max: 1)
+        script.add(1, queue: 1, "download-1")
+        script.add(2, queue: 1, "download-2")
+        script.add(3, queue: 1, "parse-1", after: [1])
+        script.add(4, queue: 1, "parse-2", after: [2])
+        script.add(5, queue: 2, "update-ui", after: [3, 4])
+        #expect(graphPane(script, select: 5).text == """
+            ◐ #1 download-1 ·net───○ #3 parse-1 ·net─┬──○ #5 update-ui ·ui
+            ◐ #2 download-2 ·net───○ #4 parse-2 ·net─┘
             """)
+        #expect(graphPane(script, select: 5, unicode: false).text == """
+            @ #1 download-1 .net---o #3 parse-1 .net-+--o #5 update-ui .ui
+            @ #2 download-2 .net---o #4 parse-2 .net-+
+            """)
+        #expect(graphPane(script, select: 1).text.contains("·net"), "the group spans two queues")
+        var single = EventScript()
+        single.queue(1, "net")
+        single.add(1, queue: 1, "a")
+        single.add(2, queue: 1, "b", after: [1])
+        #expect(graphPane(single, select: 2).text == "◐ #1 a───○ #2 b")
+    }
+
+    @Test("a cycle: a banner names it and what to cancel, its members are marked, the edge that closes it runs back dashed")
+    func cycle() {
+        var script = EventScript()
+        script.queue(1, "q")
+        script.add(1, queue: 1, "first", after: [3])
+        script.add(2, queue: 1, "second", after: [1])
+        script.add(3, queue: 1, "third", after: [2])
+        script.add(4, queue: 1, "after", after: [2])
+        #expect(graphPane(script, select: 4, width: 90).text == """
+            ⟳ cycle, never starts: #1 first waits on #3 third waits on #2 second waits on #1 first.
+            Cancel #1 first to break it (select it, c)
+            ┌┄⟳ #2 second─┬──○ #4 after ┌──⟳ #1 first┄┐
+            ┆             └──⟳ #3 third─┘             ┆
+            └┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┘
+            """)
+        // Without colour the back edge still reads apart from the others.
+        #expect(graphPane(script, select: 4, width: 90, unicode: false).text.split(separator: "\n").last
+            == "+.........................................+")
+    }
+
+    @Test("a cycle member with work outside the cycle behind it is not the one to cancel")
+    func cycleAdvice() {
+        var script = EventScript()
+        script.queue(1, "q")
+        script.add(1, queue: 1, "load-config", after: [2])
+        script.add(2, queue: 1, "load-plugins", after: [1])
+        script.add(3, queue: 1, "start", after: [1])
+        let pane = graphPane(script, select: 3, width: 120)
+        #expect(pane.lines.prefix(2).joined(separator: " ").contains("Cancel #2 load-plugins to break it (select it, c)"), "\(pane.text)")
+        #expect(pane.lines.last == "└┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┘", "the back edge from #2 into #1")
+    }
+
+    @Test("finished work folds into one box per chain; alike siblings fold; the middle of a long chain is elided")
+    func folding() {
+        var chain = EventScript()
+        chain.queue(1, "q", max: 1)
+        for id in 1...12 { chain.add(id, queue: 1, "step-\(id)", after: id > 1 ? [id - 1] : []) }
+        for id in 1...8 { chain.run(id) }
+        #expect(graphPane(chain, select: 10).text == "✓ 8 finished ▸───○ #9 step-9───○ #10 step-10───○ #11 step-11───○ #12 step-12")
+
+        var siblings = EventScript()
+        siblings.queue(1, "q")
+        siblings.add(1, queue: 1, "root")
+        for id in 2...13 { siblings.add(id, queue: 1, "thumb-\(id)", after: [1]) }
+        #expect(graphPane(siblings, select: 1).text == "◐ #1 root───×12 ○ thumb-* ▸")
+
+        var long = EventScript()
+        long.queue(1, "q", max: 1)
+        for id in 1...30 { long.add(id, queue: 1, "step-\(id)", after: id > 1 ? [id - 1] : []) }
+        #expect(graphPane(long, select: 1).text == "◐ #1 step-1───○ #2 step-2───… 26 more ▸───○ #29 step-29───○ #30 step-30")
+        // The selection is never folded away: the run splits around it.
+        #expect(graphPane(long, select: 15, width: 200).text
+            == "◐ #1 step-1───○ #2 step-2───… 11 more ▸───○ #14 step-14───○ #15 step-15───○ #16 step-16───… 12 more ▸───○ #29 step-29───○ #30 step-30")
+    }
+
+    @Test("labels too long for their column lose the end of the name, marked with …")
+    func longLabels() {
+        var script = EventScript()
+        script.queue(1, "q")
+        script.add(1, queue: 1, "a-very-long-operation-name-that-goes-on-and-on")
+        script.add(2, queue: 1, "another-quite-long-name-for-the-dependent", after: [1])
+        // A label column is half the pane: both names shortened to 30 columns, ending in …; the
+        // pane is 3 columns short of the drawing, so its edge cuts the second and says so.
+        let pane = graphPane(script, select: 1, width: 60)
+        #expect(pane.text == "◐ #1 a-very-long-operation-na…───○ #2 another-quite-long-na…")
+        #expect(pane.note == "◂ cols 1-60 of 63 ▸")
+        #expect(graphPane(script, select: 1, width: 80).text == "◐ #1 a-very-long-operation-name-tha…───○ #2 another-quite-long-name-for-th…")
+        #expect(graphPane(script, select: 1, width: 80).note.isEmpty, "both fit: nothing cut")
+    }
+
+    @Test("compact: one cell per box, the cursor's whole label under the drawing")
+    func compact() {
+        var script = EventScript()
+        script.queue(1, "net")
+        script.queue(2, "ui", max: 1)
+        script.add(1, queue: 1, "download-1")
+        script.add(2, queue: 1, "download-2")
+        script.add(3, queue: 1, "parse-1", after: [1])
+        script.add(4, queue: 1, "parse-2", after: [2])
+        script.add(5, queue: 2, "update-ui", after: [3, 4])
+        let lines = graphPane(script, select: 5, height: 6, compact: true).text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "◐───○─┬──○" && lines[1] == "◐───○─┘")
+        #expect(lines.last == "▸ ○ #5 update-ui ·ui")
+    }
+
+    @Test("empty and tiny areas draw without crashing")
+    func tiny() {
+        var script = EventScript()
+        script.queue(1, "q")
+        script.add(1, queue: 1, "a")
+        script.add(2, queue: 1, "b", after: [1])
+        for (width, height) in [(0, 0), (1, 1), (2, 1), (1, 3), (5, 2)] {
+            let pane = graphPane(script, select: 1, width: width, height: height)
+            #expect(pane.lines.count <= height && pane.lines.allSatisfy { $0.count <= width }, "\(width)x\(height)")
+        }
+        #expect(graphPane(EventScript(), select: 1).text == "no operations yet")
+        var canvas = GraphCanvas(width: 1, height: 1)
+        canvas.write("#12 long label", x: 0, y: 0)
+        canvas.horizontal(from: -5, to: 5, y: 0, group: 1)
+        canvas.vertical(from: -5, to: 5, x: 3, group: 1)
+        #expect(canvas.lines() == ["#"])
+        #expect(GraphCanvas(width: 0, height: 0).lines().isEmpty)
     }
 
     @Test("the canvas: four arms per cell; a crossing of two edges is not a join")
@@ -176,7 +208,6 @@ struct GraphTextTests {
         canvas.horizontal(from: 0, to: 4, y: 1, group: 1)
         canvas.vertical(from: 0, to: 2, x: 2, group: 2)
         #expect(canvas.isCrossing(x: 2, y: 1))
-        #expect(canvas.arms(x: 2, y: 1) == [.up, .down, .left, .right])
         #expect(canvas.lines() == ["  │", "──│──", "  │"])
         var joined = GraphCanvas(width: 5, height: 3)
         joined.horizontal(from: 0, to: 4, y: 1, group: 1)
@@ -186,31 +217,19 @@ struct GraphTextTests {
         #expect(joined.lines(unicode: false) == ["  |", "--+--", "  |"])
         var dashed = GraphCanvas(width: 3, height: 1)
         dashed.horizontal(from: 0, to: 2, y: 0, group: 1, dashed: true)
-        #expect(dashed.lines() == ["┄┄┄"])
+        #expect(dashed.lines() == ["┄┄┄"] && dashed.isDashed(x: 1, y: 0))
     }
+}
 
-    @Test("empty and tiny areas draw without crashing")
-    func tiny() {
-        let empty = EventScript()
-        #expect(focused(empty).isEmpty)
-        #expect(lanes(empty).isEmpty)
-        #expect(GraphCanvas(width: 0, height: 0).lines().isEmpty)
-        var one = GraphCanvas(width: 1, height: 1)
-        one.write("#12 long label", x: 0, y: 0)
-        one.horizontal(from: -5, to: 5, y: 0, group: 1)
-        one.vertical(from: -5, to: 5, x: 3, group: 1)
-        #expect(one.lines() == ["#"])
-        var script = EventScript()
-        script.queue(1, "q")
-        script.add(1, queue: 1, "a")
-        script.add(2, queue: 1, "b", after: [1])
-        let model = script.model()
-        let list = DependencyList.build(model)
-        for width in [0, 1, 2] {
-            let canvas = list.draw(rows: 0..<list.rows.count, width: width) { model[$0]?.label ?? "?" }
-            #expect(canvas.lines().allSatisfy { $0.count <= width })
-        }
-        #expect(list.draw(rows: 5..<9, width: 10) { _ in "x" }.lines().isEmpty)
-        #expect(GraphDrawing.truncate("download", to: 1) == "d" && GraphDrawing.truncate("download", to: 0) == "")
-    }
+/// The graph pane of `script`'s model, `select` selected, as text (trailing blanks removed),
+/// with what its bottom edge would say.
+func graphPane(_ script: EventScript, select: OperationID?, layout: ViewState.GraphLayout = .focused, width: Int = 100,
+               height: Int = 14, compact: Bool = false, unicode: Bool = true) -> (text: String, lines: [String], note: String) {
+    var state = ViewState()
+    state.selection = select
+    state.graph.layout = layout
+    state.graph.compact = compact
+    var memory = GraphPaneMemory()
+    let (lines, note) = GraphText.render(script.model(), state, width: width, height: height, memory: &memory, unicode: unicode)
+    return (lines.joined(separator: "\n"), lines, note)
 }

@@ -185,13 +185,13 @@ struct KeyTests {
         #expect(dashboard.state.table.sort == .queue)
     }
 
-    @Test("g toggles the graph view, f the focus, p pauses, Ctrl-L redraws all, q and F10 quit")
+    @Test("g toggles the graph view, f pins the chain, p pauses, Ctrl-L redraws all, q and F10 quit")
     func toggles() {
         var dashboard = board()
         _ = dashboard.handle(.character("g"), model: model)
         #expect(dashboard.state.graph.layout == .all && dashboard.state.focus == .graph)
         _ = dashboard.handle(.character("f"), model: model)
-        #expect(!dashboard.state.graph.followsSelection)
+        #expect(dashboard.state.graph.pinned == 4 && dashboard.state.graph.layout == .focused, "f pins the selection's chain")
         _ = dashboard.handle(.character("p"), model: model)
         #expect(dashboard.state.paused)
         #expect(dashboard.handle(.control("l"), model: model).contains(.fullRedraw))

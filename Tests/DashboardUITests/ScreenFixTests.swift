@@ -67,7 +67,7 @@ struct ScreenFixTests {
         press([.end], &dashboard, model, width: 80, height: 24)
         let end = text(model, dashboard, 80, 24)
         #expect(dashboard.state.overlay != nil, "End scrolls the help, it does not close it")
-        #expect(end.contains("the critical path"), "the legend's last line is reachable:\n\(end)")
+        #expect(end.contains("a cycle's back edge"), "the legend's last line is reachable:\n\(end)")
         press([.home], &dashboard, model, width: 80, height: 24)
         #expect(text(model, dashboard, 80, 24).contains("This program"))
         // The caption: cut after a whole word, never inside one.
@@ -181,7 +181,7 @@ struct ScreenFixTests {
     @Test("the graph says what it leaves out: operations not linked to the focus")
     func graphNote() {
         let screenText = text(model, board(model, select: 4))
-        #expect(screenText.contains("8 not linked to #4") && !screenText.contains("more not shown"))
+        #expect(screenText.contains("6 not linked to #4 (g: all)") && !screenText.contains("more not shown"))
     }
 
     @Test("live operations first by default; H hides the finished ones and the title says so")

@@ -35,12 +35,12 @@ struct ScreenTests {
         expectSnapshot(screen(model, board).0.text, named: "details-120x40")
     }
 
-    @Test("the whole-graph lane list")
-    func lanes() {
+    @Test("the whole graph: every group, stuck first")
+    func wholeGraph() {
         let model = pipelineScript().model()
         var board = dashboard(model)
         _ = board.handle(.character("g"), model: model)
-        expectSnapshot(screen(model, board).0.text, named: "graph-lanes-120x40")
+        expectSnapshot(screen(model, board).0.text, named: "graph-all-120x40")
     }
 
     @Test("help overlay, picker, confirmation and command line")

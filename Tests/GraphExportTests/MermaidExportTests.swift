@@ -1,6 +1,7 @@
 import DashboardModel
 import GraphExport
 import OperationEvents
+import Foundation
 import Testing
 
 @Suite("Export: Mermaid")
@@ -54,5 +55,18 @@ struct MermaidExportTests {
             #expect(errors.contains { $0.contains(expected) }, "\(text.debugDescription) should fail with '\(expected)', got \(errors)")
         }
         #expect(MermaidChecker.check("flowchart LR\n  n1[\"a #quot;b#quot; #35;1<br>c\"]").labels["n1"] == "a \"b\" #1\nc")
+    }
+
+    @Test("README's exported example is valid Mermaid: the stuck demo's queues, roots and cycle")
+    func readmeExample() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let start = try #require(text.range(of: "```mermaid\n"))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let result = MermaidChecker.check(String(text[start.upperBound..<end.lowerBound]))
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.titles["q1"] == "q1 work" && result.titles["q2"] == "q2 paused (suspended)")
+        #expect(result.labels["n7"] == "#7 migrate-db\nroot: in no queue")
+        #expect(Set(result.classes["cycle"] ?? []) == ["n4", "n5"] && result.edges.contains { $0.1 == "-.->|closes the cycle|" })
     }
 }

@@ -43,7 +43,7 @@ struct DashboardFixesTerminalTests {
         tmux.send("?")
         tmux.wait(for: "the help") { $0.contains("Help: ↑ ↓ PgUp PgDn scroll") }
         tmux.send("End")
-        tmux.wait(for: "the end of the help") { $0.contains("the critical path") }
+        tmux.wait(for: "the end of the help") { $0.contains("a cycle's back edge") }
         tmux.send("Escape")
         tmux.wait(for: "the help closed") { !$0.contains("Help: ↑") && $0.contains("F10Quit") }
         tmux.send("q")

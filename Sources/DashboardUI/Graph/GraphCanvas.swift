@@ -127,6 +127,13 @@ public struct GraphCanvas: Sendable, Equatable {
         return cell.first.union(cell.second)
     }
 
+    /// True where a dashed edge (a back edge of a cycle) passes, and no label covers it.
+    public func isDashed(x: Int, y: Int) -> Bool {
+        guard x >= 0, y >= 0, x < width, y < height else { return false }
+        let cell = cells[y * width + x]
+        return cell.dashed && cell.character == nil
+    }
+
     /// True where two edge groups only cross (one straight across, the other straight through).
     public func isCrossing(x: Int, y: Int) -> Bool {
         guard x >= 0, y >= 0, x < width, y < height else { return false }
@@ -142,6 +149,11 @@ public struct GraphCanvas: Sendable, Equatable {
         if let character = cell.character { return unicode ? character : Self.ascii(character) }
         if isCrossing(x: x, y: y) { return unicode ? "│" : "|" }
         return Self.glyph(for: cell.first.union(cell.second), dashed: cell.dashed, unicode: unicode)
+    }
+
+    /// The canvas as rows of characters, each as wide as the canvas (what a view pans over).
+    public func rows(unicode: Bool = true) -> [[Character]] {
+        (0..<height).map { y in (0..<width).map { glyph(x: $0, y: y, unicode: unicode) } }
     }
 
     /// The canvas as lines of text (trailing spaces removed).
@@ -190,11 +202,17 @@ public struct GraphCanvas: Sendable, Equatable {
         case "⟳": "%"
         case "×": "x"
         case "…", "∞": "~"
-        case "─", "┄", "┬", "┴": "-"
-        case "│", "┆": "|"
-        case "┌", "┐", "└", "┘", "├", "┤", "┼": "+"
+        case "─": "-"
+        case "│": "|"
+        // Back edges of a cycle stay apart from the other lines without colour too.
+        case "┄": "."
+        case "┆": ":"
+        // Joins and corners: `+`, as the canvas's own ASCII drawing has them.
+        case "┌", "┐", "└", "┘", "├", "┤", "┬", "┴", "┼": "+"
         case "·": "."
         case "▸", "→", "›": ">"
+        case "◂": "<"
+        case "◆": "!"
         case "▲": "^"
         case "▼": "v"
         case "•": "+"

@@ -4,12 +4,16 @@ import OperationEvents
 /// node in its layer, edges routed through vertical channels in the gaps between columns.
 ///
 /// Edges into the same box share a channel (they merge, drawn as joins); different edges get
-/// different channels (where they cross, the canvas draws a crossing). Back edges of a cycle are
-/// dashed. Labels are painted after the lines.
+/// different channels (where they cross, the canvas draws a crossing). Edges the layout reversed
+/// are dashed. Back edges of a cycle, kept out of the layout, are routed apart: out of their
+/// source's right side, down to a row of their own under the boxes, back left, and into their
+/// target's left side, dashed, through channels of their own. Labels are painted after the lines.
 public enum GraphDrawing {
-    /// Draws `layout` of a graph whose real nodes have `labels`; `dashed` edges are drawn dashed.
+    /// Draws `layout` of a graph whose real nodes have `labels`; `dashed` edges are drawn dashed;
+    /// `backEdges` (between real nodes, each from a node to one in an earlier layer) are routed
+    /// under the boxes.
     public static func draw(_ layout: LayeredLayout, labels: [String], dashed: Set<LayeredLayout.Edge> = [],
-                            maxLabelWidth: Int = 24) -> GraphCanvas {
+                            backEdges: [LayeredLayout.Edge] = [], maxLabelWidth: Int = 24) -> GraphCanvas {
         let layerCount = layout.layers.count
         guard layerCount > 0 else { return GraphCanvas(width: 0, height: 0) }
         // The real edge each dummy carries, and which edges to dash.
@@ -71,18 +75,33 @@ public enum GraphDrawing {
             channelCount[gap] = channelEnds.count
         }
 
-        // Columns.
+        // Back edges: a channel out of the source's layer and one into the target's layer.
+        let back = backEdges.filter { $0.from < layout.realCount && $0.to < layout.realCount
+            && layout.layer(of: $0.to) < layout.layer(of: $0.from) }
+        var backOut = [Int](repeating: 0, count: layerCount)
+        var backIn = [Int](repeating: 0, count: layerCount)
+        var outSlot: [Int] = []
+        var inSlot: [Int] = []
+        for edge in back {
+            outSlot.append(backOut[layout.layer(of: edge.from)])
+            backOut[layout.layer(of: edge.from)] += 1
+            inSlot.append(backIn[layout.layer(of: edge.to)])
+            backIn[layout.layer(of: edge.to)] += 1
+        }
+
+        // Columns: [channels into layer 0] layer 0 [back out | channels | back in] layer 1 ... [back out].
         var columnX = [Int](repeating: 0, count: layerCount)
         var columnWidth = [Int](repeating: 1, count: layerCount)
-        var x = 0
+        var x = backIn[0] > 0 ? backIn[0] + 1 : 0
         for layer in 0..<layerCount {
             columnX[layer] = x
             columnWidth[layer] = layout.layers[layer].map(width(of:)).max() ?? 1
             x += columnWidth[layer]
-            if layer < layerCount - 1 { x += channelCount[layer] + 3 }
+            if layer < layerCount - 1 { x += backOut[layer] + channelCount[layer] + backIn[layer + 1] + 3 }
         }
-        let height = layout.layers.map(\.count).max() ?? 0
-        var canvas = GraphCanvas(width: x, height: height)
+        if backOut[layerCount - 1] > 0 { x += backOut[layerCount - 1] + 1 }
+        let rows = layout.layers.map(\.count).max() ?? 0
+        var canvas = GraphCanvas(width: x, height: rows + back.count)
 
         // Dummies: a straight line across their column.
         for layer in 0..<layerCount {
@@ -106,11 +125,30 @@ public enum GraphDrawing {
                     canvas.horizontal(from: start, to: entry, y: y1, group: segment.group, dashed: segment.dashed)
                     continue
                 }
-                let channel = gapStart + 1 + (channelOf[gap][segment.group] ?? 0)
+                let channel = gapStart + 1 + backOut[gap] + (channelOf[gap][segment.group] ?? 0)
                 canvas.horizontal(from: start, to: channel, y: y1, group: segment.group, dashed: segment.dashed)
                 canvas.vertical(from: y1, to: y2, x: channel, group: segment.group, dashed: segment.dashed)
                 canvas.horizontal(from: channel, to: entry, y: y2, group: segment.group, dashed: segment.dashed)
             }
+        }
+        // Back edges, each in a row of its own under the boxes; a group of their own, so that
+        // they join nothing they only cross.
+        for (index, edge) in back.enumerated() {
+            let (from, to) = (edge.from, edge.to)
+            let (sourceLayer, targetLayer) = (layout.layer(of: from), layout.layer(of: to))
+            let row = rows + index
+            let out = columnX[sourceLayer] + columnWidth[sourceLayer] + 1 + outSlot[index]
+            let into = targetLayer == 0
+                ? inSlot[index]
+                : columnX[targetLayer - 1] + columnWidth[targetLayer - 1] + 1 + backOut[targetLayer - 1]
+                    + channelCount[targetLayer - 1] + inSlot[index]
+            let group = -1_000_000 - index
+            let (y1, y2) = (layout.position(of: from), layout.position(of: to))
+            canvas.horizontal(from: columnX[sourceLayer] + width(of: from), to: out, y: y1, group: group, dashed: true)
+            canvas.vertical(from: y1, to: row, x: out, group: group, dashed: true)
+            canvas.horizontal(from: out, to: into, y: row, group: group, dashed: true)
+            canvas.vertical(from: row, to: y2, x: into, group: group, dashed: true)
+            canvas.horizontal(from: into, to: columnX[targetLayer] - 1, y: y2, group: group, dashed: true)
         }
         // Labels last.
         for layer in 0..<layerCount {
@@ -127,14 +165,5 @@ public enum GraphDrawing {
         guard text.count > width else { return text }
         guard width > 1 else { return String(text.prefix(width)) }
         return String(text.prefix(width - 1)) + "…"
-    }
-}
-
-extension FocusedGraph {
-    /// Lays out and draws the focused graph (`previous` keeps a re-layout stable).
-    public func draw(previous: LayeredLayout? = nil, maxLabelWidth: Int = 24) -> (LayeredLayout, GraphCanvas) {
-        let layout = LayeredLayout.compute(graph, previous: previous)
-        let canvas = GraphDrawing.draw(layout, labels: nodes.map(\.label), dashed: cycleEdges, maxLabelWidth: maxLabelWidth)
-        return (layout, canvas)
     }
 }

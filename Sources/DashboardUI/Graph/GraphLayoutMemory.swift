@@ -86,14 +86,22 @@ public struct GraphLayoutMemory<Key: Hashable & Sendable>: Sendable {
         return true
     }
 
+    /// A full layout. Nodes it had before are numbered first, in their old reading order (layer,
+    /// then place), and edges are added in that order too, so that the layout's initial order
+    /// starts from the old picture and the crossing reduction moves as little as it can.
     private mutating func rebuild(newKeys: [Key], newEdges: [(Key, Key)]) {
-        keys = newKeys
+        var oldPlace: [Key: (Int, Int)] = [:]
+        for (node, key) in keys.enumerated() where node < layout.realCount {
+            oldPlace[key] = (layout.layer(of: node), layout.position(of: node))
+        }
+        let known = newKeys.filter { oldPlace[$0] != nil }.sorted { oldPlace[$0]! < oldPlace[$1]! }
+        keys = known + newKeys.filter { oldPlace[$0] == nil }
         indexOf = [:]
-        for (index, key) in newKeys.enumerated() { indexOf[key] = index }
-        var graph = LayoutGraph(nodeCount: newKeys.count)
+        for (index, key) in keys.enumerated() { indexOf[key] = index }
+        var graph = LayoutGraph(nodeCount: keys.count)
         edges = []
-        for (from, to) in newEdges {
-            let edge = LayeredLayout.Edge(indexOf[from]!, indexOf[to]!)
+        let numbered = newEdges.map { LayeredLayout.Edge(indexOf[$0.0]!, indexOf[$0.1]!) }.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+        for edge in numbered {
             graph.addEdge(edge.from, edge.to)
             edges.insert(edge)
         }

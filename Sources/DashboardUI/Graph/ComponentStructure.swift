@@ -1,0 +1,121 @@
+import DashboardModel
+import OperationEvents
+
+/// The weakly connected components of the retained dependency graph (operations linked by
+/// dependencies, either way), as table slots: what the whole-graph view groups by. It depends
+/// only on the graph's structure, so the pane keeps it while the model's structure version and
+/// operation count stay the same (slots do not move without a structural change), and ranks it
+/// again on every state change (`GraphComponents`). One pass over the operations and their edges
+/// (union-find over the dense slots), no recursion.
+struct ComponentStructure: Sendable {
+    /// Each slot's operation.
+    private(set) var ids: [OperationID] = []
+    /// Each slot's component, numbered in the order of the components' smallest ids.
+    private(set) var componentOfSlot: [Int32] = []
+    /// Members of each component, as slots, in slot order: component `c` is
+    /// `memberSlots[memberStart[c]..<memberStart[c + 1]]`.
+    private(set) var memberSlots: [Int32] = []
+    private(set) var memberStart: [Int] = [0]
+    /// Each component's smallest id: it names the component's layout from frame to frame.
+    private(set) var keys: [OperationID] = []
+    /// Each slot's retained dependencies, as slots: `dependencySlots[dependencyStart[s]..<dependencyStart[s + 1]]`.
+    private(set) var dependencySlots: [Int32] = []
+    private(set) var dependencyStart: [Int32] = [0]
+    /// Each component's shape, hashed: its members' ids and queues and their dependencies. With
+    /// the members' states (`GraphComponents`) it tells whether a group's drawing still holds.
+    private(set) var shapes: [UInt64] = []
+
+    /// Number of components.
+    var count: Int { keys.count }
+
+    /// The components of `model`'s retained graph.
+    init(_ model: DashboardModel) {
+        let count = model.operations.count
+        guard count > 0 else { return }
+        var parent = [Int32](repeating: 0, count: count)
+        for index in 0..<count { parent[index] = Int32(index) }
+        func find(_ start: Int32) -> Int32 {
+            var node = start
+            while parent[Int(node)] != node {
+                parent[Int(node)] = parent[Int(parent[Int(node)])]
+                node = parent[Int(node)]
+            }
+            return node
+        }
+        ids = [OperationID](repeating: OperationID(0), count: count)
+        dependencyStart.reserveCapacity(count + 1)
+        var slotShape = [UInt64](repeating: 0, count: count)
+        var slot = 0
+        model.operations.forEach { record in
+            ids[slot] = record.pointee.id
+            var shape = Self.mix(UInt64(bitPattern: Int64(record.pointee.id.rawValue)),
+                                 UInt64(bitPattern: Int64(record.pointee.queue?.rawValue ?? -1)))
+            for dependency in record.pointee.dependencies {
+                guard let other = model.operations.slot(of: dependency) else { continue }
+                dependencySlots.append(Int32(other))
+                shape = Self.mix(shape, UInt64(bitPattern: Int64(dependency.rawValue)))
+                let a = find(Int32(slot))
+                let b = find(Int32(other))
+                if a != b { parent[Int(max(a, b))] = min(a, b) }
+            }
+            slotShape[slot] = shape
+            dependencyStart.append(Int32(dependencySlots.count))
+            slot += 1
+        }
+        // Dense numbering of the roots, each component's smallest id, then the numbers in key order.
+        var number = [Int32](repeating: -1, count: count)
+        var firstKeys: [OperationID] = []
+        var rootOf = [Int32](repeating: 0, count: count)
+        for index in 0..<count {
+            let root = Int(find(Int32(index)))
+            rootOf[index] = Int32(root)
+            if number[root] < 0 {
+                number[root] = Int32(firstKeys.count)
+                firstKeys.append(ids[index])
+            } else {
+                firstKeys[Int(number[root])] = min(firstKeys[Int(number[root])], ids[index])
+            }
+        }
+        let byKey = firstKeys.indices.sorted { firstKeys[$0] < firstKeys[$1] }
+        var renumber = [Int32](repeating: 0, count: byKey.count)
+        for (place, component) in byKey.enumerated() { renumber[component] = Int32(place) }
+        keys = byKey.map { firstKeys[$0] }
+        // Members grouped by a counting sort.
+        componentOfSlot = [Int32](repeating: 0, count: count)
+        var sizes = [Int](repeating: 0, count: keys.count)
+        for index in 0..<count {
+            let component = renumber[Int(number[Int(rootOf[index])])]
+            componentOfSlot[index] = component
+            sizes[Int(component)] += 1
+        }
+        memberStart = [Int](repeating: 0, count: keys.count + 1)
+        for index in sizes.indices { memberStart[index + 1] = memberStart[index] + sizes[index] }
+        var fill = memberStart
+        memberSlots = [Int32](repeating: 0, count: count)
+        shapes = [UInt64](repeating: 0, count: keys.count)
+        for index in 0..<count {
+            let component = Int(componentOfSlot[index])
+            memberSlots[fill[component]] = Int32(index)
+            fill[component] += 1
+            shapes[component] = Self.mix(shapes[component], slotShape[index])
+        }
+    }
+
+    /// Folds `value` into the hash `hash` (a multiply and a shift: cheap enough for every
+    /// operation of every frame; a collision only costs a stale drawing of one group).
+    @inline(__always)
+    static func mix(_ hash: UInt64, _ value: UInt64) -> UInt64 {
+        var z = (hash ^ value) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        return z ^ (z >> 27)
+    }
+
+    /// The slots of component `component`.
+    func members(_ component: Int) -> ArraySlice<Int32> { memberSlots[memberStart[component]..<memberStart[component + 1]] }
+
+    /// The slot of `id`, if the structure holds it.
+    func slot(of id: OperationID, in model: DashboardModel) -> Int? {
+        guard let slot = model.operations.slot(of: id), slot < ids.count, ids[slot] == id else { return nil }
+        return slot
+    }
+}

@@ -1,0 +1,109 @@
+import DashboardModel
+import OperationEvents
+
+/// Why an operation is the root of a wait that will not end by itself: what the graph marks.
+/// The same rule marks roots in the exported graphs (GraphExport).
+package enum GraphRoot: Int, Sendable, Comparable {
+    /// In a dependency cycle: it can never become ready.
+    case cycle
+    /// Never added to an observed queue (known only as a dependency, or its queue released).
+    case noQueue
+    /// Asynchronous and executing for longer than the warning threshold.
+    case neverFinishes
+    /// `isFinished` true but the queue was never told.
+    case finishNotSignalled
+    /// Pending although every dependency finished, for longer than the grace period.
+    case notReady
+    /// Ready (or cancelled) in a suspended queue.
+    case suspended
+
+    /// The mark's words on the graph (`◆ in no queue`); nil for cycles, which the banner names.
+    package var tag: String? {
+        switch self {
+        case .cycle: nil
+        case .noQueue: "in no queue"
+        case .neverFinishes: "never finishes?"
+        case .finishNotSignalled: "finish not signalled"
+        case .notReady: "not ready, no reason"
+        case .suspended: "queue suspended"
+        }
+    }
+
+    /// Worst first.
+    package static func < (lhs: GraphRoot, rhs: GraphRoot) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The fields of a record the rule reads, copied out (a few words, no arrays or strings):
+    /// handing a whole record to a function copies it, and retains everything it holds.
+    package struct Facts: Sendable {
+        var id: OperationID
+        var state: OperationState
+        var isCancelled: Bool
+        var isAsynchronous: Bool
+        var unsignalledFinish: Bool
+        var sampled: Bool
+        var queue: QueueID?
+        var addedAt: UInt64
+        var startedAt: UInt64?
+
+        /// The facts of the record at `pointer`, read field by field (on the frame path: no copy).
+        @inline(__always)
+        package init(_ pointer: UnsafePointer<OperationRecord>) {
+            id = pointer.pointee.id
+            state = pointer.pointee.state
+            isCancelled = pointer.pointee.isCancelled
+            isAsynchronous = pointer.pointee.isAsynchronous
+            unsignalledFinish = pointer.pointee.unsignalledFinish
+            sampled = pointer.pointee.observation == .sampled
+            queue = pointer.pointee.queue
+            addedAt = pointer.pointee.addedAt
+            startedAt = pointer.pointee.startedAt
+        }
+
+        /// The facts of `record`.
+        @inline(__always)
+        package init(_ record: borrowing OperationRecord) {
+            id = record.id
+            state = record.state
+            isCancelled = record.isCancelled
+            isAsynchronous = record.isAsynchronous
+            unsignalledFinish = record.unsignalledFinish
+            sampled = record.observation == .sampled
+            queue = record.queue
+            addedAt = record.addedAt
+            startedAt = record.startedAt
+        }
+    }
+
+    /// The root `record` is, if any. `queues` is `QueueFlags(model)`, made once per frame.
+    package static func of(_ record: borrowing OperationRecord, in model: DashboardModel, queues: QueueFlags) -> GraphRoot? {
+        of(Facts(record), in: model, queues: queues, waitsOnUnfinished: false) { model.operations.read($0.id) { $0.dependencies } ?? [] }
+    }
+
+    /// The root an operation with `facts` is, if any: a few comparisons. Only a pending
+    /// operation none of whose dependencies is known to be unfinished (`waitsOnUnfinished`)
+    /// reads its `dependencies` and their states.
+    package static func of(_ facts: Facts, in model: DashboardModel, queues: QueueFlags, waitsOnUnfinished: Bool,
+                           dependencies: (Facts) -> [OperationID]) -> GraphRoot? {
+        // Most models have no cycle: skip the set lookup per operation.
+        if !model.cycles.isEmpty, model.isInCycle(facts.id) { return .cycle }
+        switch facts.state {
+        case .finished:
+            return nil
+        case .executing:
+            if facts.unsignalledFinish { return .finishNotSignalled }
+            guard facts.isAsynchronous, let startedAt = facts.startedAt, model.now > startedAt else { return nil }
+            return model.now - startedAt > model.configuration.longAsynchronousExecution ? .neverFinishes : nil
+        case .pending, .ready:
+            guard let queue = facts.queue, let flags = queues.flags(queue), !flags.released else { return .noQueue }
+            if flags.suspended, facts.state == .ready || facts.isCancelled { return .suspended }
+            guard facts.state == .pending, !facts.isCancelled, !facts.sampled, !waitsOnUnfinished else { return nil }
+            var lastFinish = facts.addedAt
+            for dependency in dependencies(facts) {
+                guard let (state, finishedAt) = model.operations.read(dependency, { ($0.state, $0.finishedAt) }),
+                      state == .finished else { return nil }
+                lastFinish = max(lastFinish, finishedAt ?? lastFinish)
+            }
+            return model.now > lastFinish && model.now - lastFinish > model.configuration.notReadyGrace ? .notReady : nil
+        }
+    }
+}
