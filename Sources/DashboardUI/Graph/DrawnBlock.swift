@@ -48,10 +48,11 @@ package struct DrawnBlock: Sendable {
         let (layout, order) = memory.layout(block.graph, keys: block.nodes.map(\.key))
         var layoutIndex = [Int](repeating: 0, count: order.count)
         for (index, node) in order.enumerated() { layoutIndex[node] = index }
-        // Characters a terminal would draw two columns wide become `?` here, once per drawing.
+        // The canvas is one character per cell: controls are made visible, and characters a
+        // terminal draws two columns wide become `?` here (the table and details show them whole).
         let labels = order.map { index in
-            let label = compact ? String(block.nodes[index].glyph) : GraphLabels.fit(block.nodes[index], width: labelWidth)
-            return label.allSatisfy(\.isASCII) ? label : String(label.map(Buffer.displayable))
+            let label = TerminalText.visible(compact ? String(block.nodes[index].glyph) : GraphLabels.fit(block.nodes[index], width: labelWidth))
+            return label.allSatisfy(\.isASCII) ? label : String(label.map { TerminalText.columns($0) == 2 ? "?" : $0 })
         }
         let back = block.backEdges.map { LayeredLayout.Edge(layoutIndex[$0.from], layoutIndex[$0.to]) }
         canvas = GraphDrawing.draw(layout, labels: labels, backEdges: back, maxLabelWidth: compact ? 1 : labelWidth)

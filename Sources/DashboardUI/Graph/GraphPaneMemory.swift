@@ -121,7 +121,7 @@ public struct GraphPaneMemory: Sendable {
     mutating func chain(of pinned: OperationID, in model: DashboardModel) -> [OperationID] {
         let stamp = ModelStamp(model)
         if let cached = chain, cached.stamp == stamp, cached.pinned == pinned { return cached.value }
-        var value = model.diagnosis(of: pinned)?.chain ?? [pinned]
+        var value = model.dependencyChain(of: pinned)
         if value.first != pinned { value.insert(pinned, at: 0) }
         if let root = value.last, model.isInCycle(root), let cycle = model.cycles.first(where: { $0.contains(root) }) {
             for member in cycle where !value.contains(member) { value.append(member) }
