@@ -31,7 +31,7 @@ struct TimelineView {
         let columns = inner.maxX - chartX - 1
         let cursorX = chartX + columns
         let layout = TimelineLayout.build(model, columns: columns, rows: inner.height - 2)
-        drawLegend(into: &buffer, inner, cursor: cursorText(state, live: model.now))
+        drawLegend(into: &buffer, inner, cursor: cursorText(state))
         var y = inner.y + 1
         if layout.queues.isEmpty {
             buffer.write("no operation in this window", x: chartX, y: y, style: theme.dim, clip: inner)
@@ -52,11 +52,11 @@ struct TimelineView {
             buffer.write("… \(layout.hiddenQueues) more queue\(layout.hiddenQueues == 1 ? "" : "s") (a taller terminal shows them)",
                          x: inner.x, y: y, style: theme.dim, clip: inner)
         }
-        drawAxis(into: &buffer, inner, chartX: chartX, columns: columns, start: start, end: end, cursor: cursorText(state, live: model.now))
+        drawAxis(into: &buffer, inner, chartX: chartX, columns: columns, start: start, end: end, cursor: cursorText(state))
     }
 
-    /// `▲ now` or the replay's position.
-    private func cursorText(_ state: ViewState, live now: UInt64) -> String {
+    /// `now`, or the replay's position.
+    private func cursorText(_ state: ViewState) -> String {
         guard let timeline = state.timeline else { return "now" }
         return TimelineBar.seconds(timeline.position)
     }
