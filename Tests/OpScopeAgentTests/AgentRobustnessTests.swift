@@ -55,7 +55,8 @@ struct AgentRobustnessTests {
         #expect(other.nextKind() == "refused")
         #expect(other.waitUntilClosed())
         let silent = try RawClient(agent.socketPath)
-        #expect(eventually { agent.statistics.clientsConnected == 1 })
+        // Accepted (before the clock moves), and the two refused ones gone.
+        #expect(eventually { agent.statistics.connectionsAccepted == 3 && agent.statistics.clientsConnected == 1 })
         clock.advance(seconds: 10)
         agent.wake()
         #expect(silent.nextKind() == "refused")
