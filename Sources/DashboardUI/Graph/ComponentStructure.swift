@@ -34,17 +34,12 @@ struct ComponentStructure: Sendable {
         guard count > 0 else { return }
         var parent = [Int32](repeating: 0, count: count)
         for index in 0..<count { parent[index] = Int32(index) }
-        func find(_ start: Int32) -> Int32 {
-            var node = start
-            while parent[Int(node)] != node {
-                parent[Int(node)] = parent[Int(parent[Int(node)])]
-                node = parent[Int(node)]
-            }
-            return node
-        }
         ids = [OperationID](repeating: OperationID(0), count: count)
         dependencyStart.reserveCapacity(count + 1)
+        dependencySlots.reserveCapacity(count * 2)
         var slotShape = [UInt64](repeating: 0, count: count)
+        // The edges first, as slots; then the union-find over a plain buffer (a closure over the
+        // array would check exclusive access on every step).
         var slot = 0
         model.operations.forEach { record in
             ids[slot] = record.pointee.id
@@ -54,20 +49,35 @@ struct ComponentStructure: Sendable {
                 guard let other = model.operations.slot(of: dependency) else { continue }
                 dependencySlots.append(Int32(other))
                 shape = Self.mix(shape, UInt64(bitPattern: Int64(dependency.rawValue)))
-                let a = find(Int32(slot))
-                let b = find(Int32(other))
-                if a != b { parent[Int(max(a, b))] = min(a, b) }
             }
             slotShape[slot] = shape
             dependencyStart.append(Int32(dependencySlots.count))
             slot += 1
+        }
+        parent.withUnsafeMutableBufferPointer { parent in
+            func find(_ start: Int32) -> Int32 {
+                var node = start
+                while parent[Int(node)] != node {
+                    parent[Int(node)] = parent[Int(parent[Int(node)])]
+                    node = parent[Int(node)]
+                }
+                return node
+            }
+            for slot in 0..<count {
+                for edge in Int(dependencyStart[slot])..<Int(dependencyStart[slot + 1]) {
+                    let a = find(Int32(slot))
+                    let b = find(dependencySlots[edge])
+                    if a != b { parent[Int(max(a, b))] = min(a, b) }
+                }
+            }
+            for index in 0..<count { parent[index] = find(Int32(index)) }
         }
         // Dense numbering of the roots, each component's smallest id, then the numbers in key order.
         var number = [Int32](repeating: -1, count: count)
         var firstKeys: [OperationID] = []
         var rootOf = [Int32](repeating: 0, count: count)
         for index in 0..<count {
-            let root = Int(find(Int32(index)))
+            let root = Int(parent[index])
             rootOf[index] = Int32(root)
             if number[root] < 0 {
                 number[root] = Int32(firstKeys.count)

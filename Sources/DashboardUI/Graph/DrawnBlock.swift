@@ -45,18 +45,34 @@ package struct DrawnBlock: Sendable {
             }
             banners += lines
         }
-        let (layout, order) = memory.layout(block.graph, keys: block.nodes.map(\.key))
-        var layoutIndex = [Int](repeating: 0, count: order.count)
-        for (index, node) in order.enumerated() { layoutIndex[node] = index }
-        // The canvas is one character per cell: controls are made visible, and characters a
-        // terminal draws two columns wide become `?` here (the table and details show them whole).
-        let labels = order.map { index in
-            let label = TerminalText.visible(compact ? String(block.nodes[index].glyph) : GraphLabels.fit(block.nodes[index], width: labelWidth))
-            return label.allSatisfy(\.isASCII) ? label : String(label.map { TerminalText.columns($0) == 2 ? "?" : $0 })
+        // The canvas is one character per cell: names are made visible (controls as inert text)
+        // and one column per character by `GraphLabels` when a box is made, not here per frame
+        // (the table and details show them whole).
+        func label(_ index: Int) -> String {
+            compact ? String(block.nodes[index].glyph) : GraphLabels.fit(block.nodes[index], width: labelWidth)
         }
-        let back = block.backEdges.map { LayeredLayout.Edge(layoutIndex[$0.from], layoutIndex[$0.to]) }
-        canvas = GraphDrawing.draw(layout, labels: labels, backEdges: back, maxLabelWidth: compact ? 1 : labelWidth)
-        canvas.renumberPlaced { order[$0] }
+        if block.backEdges.isEmpty, let chain = Self.chain(block.graph) {
+            // One box, or a plain chain (most groups): one row, nothing to lay out. The same
+            // picture the layered drawing makes of them, without its work.
+            let texts = chain.map(label)
+            canvas = GraphCanvas(width: texts.reduce(0) { $0 + $1.count } + 3 * (texts.count - 1), height: 1)
+            var x = 0
+            for (place, text) in texts.enumerated() {
+                if place > 0 {
+                    canvas.horizontal(from: x - 1, to: x + 3, y: 0, group: chain[place])
+                    x += 3
+                }
+                canvas.write(text, x: x, y: 0, node: chain[place], width: text.count)
+                x += text.count
+            }
+        } else {
+            let (layout, order) = memory.layout(block.graph, keys: block.nodes.map(\.key))
+            var layoutIndex = [Int](repeating: 0, count: order.count)
+            for (index, node) in order.enumerated() { layoutIndex[node] = index }
+            let back = block.backEdges.map { LayeredLayout.Edge(layoutIndex[$0.from], layoutIndex[$0.to]) }
+            canvas = GraphDrawing.draw(layout, labels: order.map(label), backEdges: back, maxLabelWidth: compact ? 1 : labelWidth)
+            canvas.renumberPlaced { order[$0] }
+        }
         lines = canvas.rows(unicode: true)
         placedOnRow = [[Int]](repeating: [], count: canvas.height)
         for (index, placed) in canvas.placed.enumerated() { placedOnRow[placed.y].append(index) }
@@ -66,6 +82,24 @@ package struct DrawnBlock: Sendable {
             trailer = ("+\(count) edge\(count == 1 ? "" : "s") to hidden operations ▸", .hiddenEdges(block.key))
         }
         collectItems()
+    }
+
+    /// The nodes of `graph` in order when it is one straight chain (a single node included):
+    /// each has at most one edge in and one out, and all hang together.
+    static func chain(_ graph: LayoutGraph) -> [Int]? {
+        let count = graph.nodeCount
+        guard count > 0, graph.edgeCount == count - 1 else { return nil }
+        guard let start = (0..<count).first(where: { graph.predecessors[$0].isEmpty }) else { return nil }
+        var order = [start]
+        order.reserveCapacity(count)
+        var node = start
+        while order.count < count {
+            guard graph.successors[node].count == 1 else { return nil }
+            node = graph.successors[node][0]
+            guard graph.predecessors[node].count == 1 else { return nil }
+            order.append(node)
+        }
+        return graph.successors[node].isEmpty ? order : nil
     }
 
     /// A line alone (the finished groups).

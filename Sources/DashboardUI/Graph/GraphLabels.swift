@@ -1,5 +1,6 @@
 import DashboardModel
 import OperationEvents
+import TerminalKit
 
 /// The words on the boxes, and fitting them into a column: the operation's name is shortened
 /// first (ending in `…`, to no fewer than 8 characters), then a root cause's words go (its `◆`
@@ -69,22 +70,20 @@ enum GraphLabels {
         return common.count >= 3 ? common + "*" : nil
     }
 
-    /// A name on one line: line breaks and other control characters become spaces.
+    /// A name as one line of one-column characters, as the graph's canvas needs them: line breaks
+    /// and other control characters become spaces, what else could act on the terminal is shown
+    /// as inert text (`TerminalText.visible`), and characters a terminal draws two columns wide
+    /// become `?`, so that a label's length is its width. Made once per box.
     static func singleLine(_ text: String) -> String {
-        guard hasControl(text) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        guard !isPlainASCII(text) else { return text }
+        let spaced = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        return String(TerminalText.visible(spaced).map { TerminalText.columns($0) == 2 ? "?" : $0 })
     }
 
-    /// True when `text` holds a control character (U+0000–U+001F, U+007F–U+009F), found in its
-    /// UTF-8 bytes: a label is made for every box of every frame.
-    static func hasControl(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            // U+0080–U+009F are C2 80 … C2 9F.
-            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte < 0xA0) { return true }
-            previous = byte
-        }
-        return false
+    /// True when `text` is printable ASCII only, read from its UTF-8 bytes (the common case: a
+    /// label is made for every box of every frame).
+    static func isPlainASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// A queue's name as a tag: at most 10 columns.
