@@ -45,7 +45,7 @@ enum RecordingInput {
     }
 
     /// Prints a report as text, or as the JSON of README's schema.
-    static func printReport(_ report: DashboardReport, json: Bool) throws {
+    static func printReport(_ report: OpScopeReport, json: Bool) throws {
         if json {
             print(String(decoding: try reportJSON(report), as: UTF8.self))
         } else {
@@ -54,7 +54,7 @@ enum RecordingInput {
     }
 
     /// The JSON report (keys sorted, indented), as `--json` prints it.
-    static func reportJSON(_ report: DashboardReport) throws -> Data {
+    static func reportJSON(_ report: OpScopeReport) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         return try encoder.encode(report)

@@ -107,7 +107,7 @@ struct DotExportTests {
         var rest = Substring(svg)
         while let open = rest.range(of: "<text") {
             guard let start = rest[open.upperBound...].firstIndex(of: ">"), let close = rest.range(of: "</text>", range: start..<rest.endIndex) else { break }
-            var text = String(rest[rest.index(after: start)..<close.lowerBound])
+            let text = String(rest[rest.index(after: start)..<close.lowerBound])
             result.append(xmlDecoded(text).trimmingCharacters(in: .whitespaces))
             rest = rest[close.upperBound...]
         }

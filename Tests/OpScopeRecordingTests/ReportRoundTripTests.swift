@@ -11,7 +11,7 @@ import Testing
 /// same program made at the end (compared as the JSON `opscope report --json` prints).
 @Suite("Recording: the report from the file is the live report")
 struct ReportRoundTripTests {
-    private func json(_ report: DashboardReport) throws -> String {
+    private func json(_ report: OpScopeReport) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         return String(decoding: try encoder.encode(report), as: UTF8.self)
@@ -19,7 +19,7 @@ struct ReportRoundTripTests {
 
     /// The live report, as `OpScopeDashboard.report` makes it: a subscription read to its end,
     /// the clock at the source's.
-    private func liveReport(_ source: any EventSource) -> DashboardReport {
+    private func liveReport(_ source: any EventSource) -> OpScopeReport {
         var ingest = EventIngest(source: source, configuration: ModelConfiguration(), consumer: "report")
         defer { ingest.close() }
         _ = ingest.ingest(budget: .max)
