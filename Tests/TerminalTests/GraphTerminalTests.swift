@@ -41,8 +41,8 @@ struct GraphTerminalTests {
     func stuckAt80x24() {
         let tmux = Tmux("\(Tmux.opscope) demo stuck", width: 80, height: 24)
         tmux.wait(for: "the dashboard") { $0.contains("Graph around #1 ") }
-        // Wait until sync-account is suspected, so that every mark exists.
-        tmux.wait(seconds: 30, for: "the warning about sync-account") { $0.contains("2 warnings") }
+        // Wait until sync-account (selected, so in the pane around it) is suspected: then every mark exists.
+        tmux.wait(seconds: 30, for: "sync-account suspected") { $0.contains("◆ never finishes?") }
         tmux.send("g")
         var seen = [tmux.wait(for: "the whole graph, from its first group") { $0.contains("Graph: all operations") && $0.contains("⟳ cycle") }]
         // End: the pane scrolls to the last group (the finished ones' line); Home: back to the first.
