@@ -197,6 +197,9 @@ struct GraphView {
         let end = min(line.count, pan + area.width)
         if pan < end {
             for x in pan..<end where line[x] != " " { buffer[area.x + x - pan, y] = Cell(line[x], style: theme.frame) }
+            // A wide character the pan cuts in half: a blank, as half of one cannot be drawn.
+            if pan > 0, line[pan] == Cell.continuationCharacter { buffer[area.x, y] = Cell(" ", style: theme.frame) }
+            if end < line.count, line[end] == Cell.continuationCharacter { buffer[area.x + end - 1 - pan, y] = Cell(" ", style: theme.frame) }
         }
         // Back edges in the cycle colour.
         let cycle = theme.style(state: .pending, cancelled: false, inCycle: true)

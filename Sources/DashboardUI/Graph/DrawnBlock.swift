@@ -45,9 +45,8 @@ package struct DrawnBlock: Sendable {
             }
             banners += lines
         }
-        // The canvas is one character per cell: names are made visible (controls as inert text)
-        // and one column per character by `GraphLabels` when a box is made, not here per frame
-        // (the table and details show them whole).
+        // Names are made visible (controls as inert text) by `GraphLabels` when a box is made,
+        // not here per frame; widths are columns (a CJK character or an emoji takes two).
         func label(_ index: Int) -> String {
             compact ? String(block.nodes[index].glyph) : GraphLabels.fit(block.nodes[index], width: labelWidth)
         }
@@ -55,15 +54,16 @@ package struct DrawnBlock: Sendable {
             // One box, or a plain chain (most groups): one row, nothing to lay out. The same
             // picture the layered drawing makes of them, without its work.
             let texts = chain.map(label)
-            canvas = GraphCanvas(width: texts.reduce(0) { $0 + $1.count } + 3 * (texts.count - 1), height: 1)
+            let widths = texts.map(GraphLabels.columns)
+            canvas = GraphCanvas(width: widths.reduce(0, +) + 3 * (texts.count - 1), height: 1)
             var x = 0
             for (place, text) in texts.enumerated() {
                 if place > 0 {
                     canvas.horizontal(from: x - 1, to: x + 3, y: 0, group: chain[place])
                     x += 3
                 }
-                canvas.write(text, x: x, y: 0, node: chain[place], width: text.count)
-                x += text.count
+                canvas.write(text, x: x, y: 0, node: chain[place], width: widths[place])
+                x += widths[place]
             }
         } else {
             let (layout, order) = memory.layout(block.graph, keys: block.nodes.map(\.key))

@@ -1,10 +1,16 @@
 import DashboardModel
 import OperationEvents
+import TerminalKit
+
 /// A character grid for drawing graphs. Each cell holds the stroke arms (up, down, left, right)
 /// that edges leave in it, remembered per edge group, or a character of a label. Glyphs are
 /// chosen only when the canvas is read: a cell where two unrelated edges merely cross is drawn
 /// as a crossing, not as a join (no false `┼`); edges of one group (into the same target, or out
 /// of the same source) merge with proper join glyphs.
+///
+/// Cells are terminal columns, as in a `Buffer`: a wide character of a label (CJK, emoji) takes
+/// its cell and the next, which holds `Cell.continuationCharacter`, so that what is drawn after
+/// it stays in its column.
 public struct GraphCanvas: Sendable, Equatable {
     /// Stroke directions leaving a cell's centre.
     public struct Arms: OptionSet, Sendable, Hashable {
@@ -103,16 +109,53 @@ public struct GraphCanvas: Sendable, Equatable {
         }
     }
 
-    /// Writes text (labels are painted after lines and win over them), clipped to the canvas.
-    public mutating func write(_ text: String, x: Int, y: Int, node: Int? = nil, width fieldWidth: Int? = nil) {
-        guard y >= 0, y < height else { return }
+    /// Writes text (labels are painted after lines and win over them), clipped to the canvas,
+    /// and returns the column after it. The text is made visible first (`TerminalText.visible`:
+    /// the view copies these cells to the screen as they are); a wide character takes two cells,
+    /// and one the canvas's edge would cut in half is shown as a blank. A `node` is recorded in
+    /// `placed` as `fieldWidth` columns wide, or as wide as the text.
+    @discardableResult
+    public mutating func write(_ text: String, x: Int, y: Int, node: Int? = nil, width fieldWidth: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return x }
         var column = x
-        for character in text {
-            if column >= width { break }
-            if column >= 0 { cells[y * width + column].character = character }
-            column += 1
+        if GraphLabels.simpleColumns(text) != nil {
+            // One column per scalar, nothing to escape (most labels): no breaking into characters.
+            for scalar in text.unicodeScalars {
+                if column >= 0, column < width { put(Character(scalar), at: y * width + column, column: column) }
+                column += 1
+            }
+        } else {
+            for character in TerminalText.visible(text) {
+                if TerminalText.columns(character) < 2 {
+                    if column >= 0, column < width { put(character, at: y * width + column, column: column) }
+                    column += 1
+                    continue
+                }
+                if column >= 0, column + 1 < width {
+                    put(character, at: y * width + column, column: column)
+                    put(TerminalKit.Cell.continuationCharacter, at: y * width + column + 1, column: column + 1)
+                } else {
+                    if column >= 0, column < width { put(" ", at: y * width + column, column: column) }
+                    if column + 1 >= 0, column + 1 < width { put(" ", at: y * width + column + 1, column: column + 1) }
+                }
+                column += 2
+            }
         }
-        if let node { placed.append(Placed(node: node, x: x, y: y, width: fieldWidth ?? text.count)) }
+        if let node { placed.append(Placed(node: node, x: x, y: y, width: fieldWidth ?? column - x)) }
+        return column
+    }
+
+    /// Sets a cell's character. Labels do not overlap, but if one ever covers half of a wide
+    /// character, the other half becomes a blank rather than stay half a character.
+    private mutating func put(_ character: Character, at index: Int, column: Int) {
+        if let old = cells[index].character {
+            let continuation = TerminalKit.Cell.continuationCharacter
+            if old == continuation, column > 0, character != continuation { cells[index - 1].character = " " }
+            if column + 1 < width, cells[index + 1].character == continuation, TerminalText.columns(old) == 2 {
+                cells[index + 1].character = " "
+            }
+        }
+        cells[index].character = character
     }
 
     /// Renames the nodes recorded in `placed` (when the drawing's node numbers are not the view's).
@@ -142,24 +185,31 @@ public struct GraphCanvas: Sendable, Equatable {
         return (cell.first == .horizontal && cell.second == .vertical) || (cell.first == .vertical && cell.second == .horizontal)
     }
 
-    /// The character to draw at a cell (a space where nothing is).
+    /// The character to draw at a cell (a space where nothing is). The right half of a wide
+    /// character is `Cell.continuationCharacter`; in ASCII, where the wide character becomes one
+    /// `?`, it is a space.
     public func glyph(x: Int, y: Int, unicode: Bool = true) -> Character {
         guard x >= 0, y >= 0, x < width, y < height else { return " " }
         let cell = cells[y * width + x]
-        if let character = cell.character { return unicode ? character : Self.ascii(character) }
+        if let character = cell.character {
+            if unicode { return character }
+            return character == TerminalKit.Cell.continuationCharacter ? " " : Self.ascii(character)
+        }
         if isCrossing(x: x, y: y) { return unicode ? "│" : "|" }
         return Self.glyph(for: cell.first.union(cell.second), dashed: cell.dashed, unicode: unicode)
     }
 
-    /// The canvas as rows of characters, each as wide as the canvas (what a view pans over).
+    /// The canvas as rows of cells' characters, each as wide as the canvas (what a view pans
+    /// over and copies into a `Buffer`, continuation cells included).
     public func rows(unicode: Bool = true) -> [[Character]] {
         (0..<height).map { y in (0..<width).map { glyph(x: $0, y: y, unicode: unicode) } }
     }
 
-    /// The canvas as lines of text (trailing spaces removed).
+    /// The canvas as lines of text, as a person sees them (a wide character once, trailing
+    /// spaces removed).
     public func lines(unicode: Bool = true) -> [String] {
         (0..<height).map { y in
-            var line = String((0..<width).map { glyph(x: $0, y: y, unicode: unicode) })
+            var line = String((0..<width).lazy.map { glyph(x: $0, y: y, unicode: unicode) }.filter { $0 != TerminalKit.Cell.continuationCharacter })
             while line.last == " " { line.removeLast() }
             return line
         }

@@ -1,5 +1,7 @@
 import DashboardModel
 import OperationEvents
+import TerminalKit
+
 /// Draws a layered layout into a `GraphCanvas`, left to right: one column per layer, one row per
 /// node in its layer, edges routed through vertical channels in the gaps between columns.
 ///
@@ -22,7 +24,22 @@ public enum GraphDrawing {
             for node in chain where node < 0 { edgeOfDummy[node] = edge }
         }
         let dashedEdges = dashed.union(layout.reversedEdges)
-        func width(of node: Int) -> Int { node >= 0 ? min(maxLabelWidth, max(1, labels[node].count)) : 1 }
+        // Widths are columns of the labels as the canvas shows them (made visible; CJK and emoji
+        // take two), measured once.
+        var shown: [String] = []
+        var labelColumns: [Int] = []
+        shown.reserveCapacity(labels.count)
+        labelColumns.reserveCapacity(labels.count)
+        for label in labels {
+            if let columns = GraphLabels.simpleColumns(label) {
+                shown.append(label)
+                labelColumns.append(columns)
+            } else {
+                shown.append(TerminalText.visible(label))
+                labelColumns.append(GraphLabels.columns(shown[shown.count - 1]))
+            }
+        }
+        func width(of node: Int) -> Int { node >= 0 ? min(maxLabelWidth, max(1, labelColumns[node])) : 1 }
 
         // Segments and channels per gap.
         struct Segment {
@@ -153,14 +170,15 @@ public enum GraphDrawing {
         // Labels last.
         for layer in 0..<layerCount {
             for node in layout.layers[layer] where node >= 0 {
-                canvas.write(truncate(labels[node], to: columnWidth[layer]), x: columnX[layer], y: layout.position(of: node),
-                             node: node, width: columnWidth[layer])
+                let text = labelColumns[node] > columnWidth[layer] ? TerminalText.truncate(shown[node], to: columnWidth[layer]) : shown[node]
+                canvas.write(text, x: columnX[layer], y: layout.position(of: node), node: node, width: columnWidth[layer])
             }
         }
         return canvas
     }
 
-    /// `text`, shortened with `…` to fit `width`.
+    /// `text`, shortened with `…` to at most `width` characters. (The graph's labels are cut by
+    /// columns, through `TerminalText`.)
     public static func truncate(_ text: String, to width: Int) -> String {
         guard text.count > width else { return text }
         guard width > 1 else { return String(text.prefix(width)) }

@@ -3,9 +3,11 @@ import OperationEvents
 import TerminalKit
 
 /// The words on the boxes, and fitting them into a column: the operation's name is shortened
-/// first (ending in `…`, to no fewer than 8 characters), then a root cause's words go (its `◆`
+/// first (ending in `…`, to no fewer than 8 columns), then a root cause's words go (its `◆`
 /// stays), then the queue tag, then the name shortens further, and only then the rest is cut,
-/// with `…`.
+/// with `…`. Widths are terminal columns (`TerminalText.columns`: a CJK character or an emoji
+/// takes two); text is cut between characters, so never inside a wide character or between a
+/// letter and its combining marks.
 enum GraphLabels {
     /// `● #12 parse ⇄ ·net ◆ in no queue`.
     static func operation(_ id: OperationID, _ model: DashboardModel, queues: QueueFlags, tagQueue: Bool) -> GraphNode {
@@ -70,14 +72,11 @@ enum GraphLabels {
         return common.count >= 3 ? common + "*" : nil
     }
 
-    /// A name as one line of one-column characters, as the graph's canvas needs them: line breaks
-    /// and other control characters become spaces, what else could act on the terminal is shown
-    /// as inert text (`TerminalText.visible`), and characters a terminal draws two columns wide
-    /// become `?`, so that a label's length is its width. Made once per box.
+    /// A name as the table shows it, on one line: what could act on the terminal or reorder the
+    /// line (escapes, controls, line breaks, bidirectional controls) shown as inert text
+    /// (`TerminalText.visible`); CJK, emoji and combining marks as they are. Made once per box.
     static func singleLine(_ text: String) -> String {
-        guard !isPlainASCII(text) else { return text }
-        let spaced = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-        return String(TerminalText.visible(spaced).map { TerminalText.columns($0) == 2 ? "?" : $0 })
+        isPlainASCII(text) ? text : TerminalText.visible(text)
     }
 
     /// True when `text` is printable ASCII only, read from its UTF-8 bytes (the common case: a
@@ -86,18 +85,57 @@ enum GraphLabels {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
-    /// A queue's name as a tag: at most 10 columns.
-    static func shortQueue(_ name: String) -> String {
-        name.count <= 10 ? name : String(name.prefix(9)) + "…"
+    /// Columns `text`, already made visible, takes (`TerminalText.columns` of each character).
+    static func columns(_ text: String) -> Int {
+        if let columns = simpleColumns(text) { return columns }
+        var total = 0
+        for character in text { total += TerminalText.columns(character) }
+        return total
     }
 
-    /// `node`'s label in at most `width` columns: the name shortened (to 8 characters at
-    /// least), else without a root cause's words, else without the queue tag too (the name then
+    /// Columns of `text` when each of its scalars is a character of one column that needs no
+    /// escaping: printable below U+0300 (where no scalar joins its neighbours) or one of the
+    /// graph's own symbols. Nil otherwise. Most labels are such: measured without breaking them
+    /// into characters.
+    static func simpleColumns(_ text: String) -> Int? {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x20..<0x7F, 0xA0..<0x300,
+                 0x2026, 0x21C4, 0x25B8, 0x25C6, 0x25CB, 0x25CF, 0x25D0, 0x2713, 0x2717, 0x27F3:  // … ⇄ ▸ ◆ ○ ● ◐ ✓ ✗ ⟳
+                count += 1
+            default:
+                return nil
+            }
+        }
+        return count
+    }
+
+    /// The longest start of `characters` that takes at most `width` columns, and its columns.
+    static func prefix(_ characters: some Sequence<Character>, columns width: Int) -> (text: [Character], columns: Int) {
+        var kept: [Character] = []
+        var used = 0
+        for character in characters {
+            let columns = TerminalText.columns(character)
+            if used + columns > width { break }
+            kept.append(character)
+            used += columns
+        }
+        return (kept, used)
+    }
+
+    /// A queue's name as a tag: at most 10 columns.
+    static func shortQueue(_ name: String) -> String {
+        columns(name) <= 10 ? name : String(prefix(name, columns: 9).text) + "…"
+    }
+
+    /// `node`'s label in at most `width` columns: the name shortened (to 8 columns at least),
+    /// else without a root cause's words, else without the queue tag too (the name then
     /// shortened as far as needed, to 8 at least), else with the name down to 3, else cut with `…`.
     static func fit(_ node: GraphNode, width: Int) -> String {
         let label = node.label
-        guard label.count > width else { return label }
-        guard width > 1 else { return String(label.prefix(max(0, width))) }
+        guard columns(label) > width else { return label }
+        guard width > 1 else { return String(prefix(label, columns: max(0, width)).text) }
         var pieces = LabelPieces(node)
         for step in 0..<3 {
             if step == 1 { pieces.tag = [] }
@@ -106,11 +144,12 @@ enum GraphLabels {
             if trial.shortenName(to: width, keeping: 8) { return trial.text }
         }
         if pieces.shortenName(to: width, keeping: 3) { return pieces.text }
-        return String(pieces.text.prefix(width - 1)) + "…"
+        return String(prefix(pieces.characters, columns: width - 1).text) + "…"
     }
 }
 
-/// A label cut into the parts `GraphLabels.fit` shortens or leaves out.
+/// A label cut into the parts `GraphLabels.fit` shortens or leaves out (the label's ranges count
+/// characters; what fits is measured in columns).
 private struct LabelPieces {
     var head: [Character] = []
     var name: [Character] = []
@@ -143,17 +182,24 @@ private struct LabelPieces {
         tail = take(upTo: characters.count)
     }
 
-    var count: Int { head.count + name.count + middle.count + queue.count + between.count + tag.count + tail.count }
-    var text: String { String(head + name + middle + queue + between + tag + tail) }
+    var characters: [Character] { head + name + middle + queue + between + tag + tail }
+    var text: String { String(characters) }
 
-    /// Shortens the name (ending it in `…`) so that the whole fits `width`, keeping at least
-    /// `minimum` of its characters; false when that is not enough.
+    /// Shortens the name (ending it in `…`) so that the whole fits `width` columns, keeping
+    /// `minimum` columns of it (one fewer where a wide character would straddle the cut); false
+    /// when that is not enough.
     mutating func shortenName(to width: Int, keeping minimum: Int) -> Bool {
-        let excess = count - width
+        let nameColumns = Self.columns(name)
+        let others = [head, middle, queue, between, tag, tail].reduce(0) { $0 + Self.columns($1) }
+        let excess = nameColumns + others - width
         guard excess > 0 else { return true }
-        let kept = name.count - excess - 1
-        guard kept >= minimum else { return false }
-        name = Array(name.prefix(kept)) + ["…"]
+        let room = nameColumns - excess - 1
+        guard room >= minimum else { return false }
+        name = GraphLabels.prefix(name, columns: room).text + ["…"]
         return true
+    }
+
+    private static func columns(_ characters: [Character]) -> Int {
+        characters.reduce(0) { $0 + TerminalText.columns($1) }
     }
 }

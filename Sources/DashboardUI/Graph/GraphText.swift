@@ -1,4 +1,5 @@
 import DashboardModel
+import OperationEvents
 import TerminalKit
 
 /// The graph pane's picture as text (what `GraphView` draws inside the pane's frame), for tests
@@ -17,6 +18,15 @@ package enum GraphText {
         while lines.last?.isEmpty == true { lines.removeLast() }
         return (lines, memory.note)
     }
+
+    /// The label of operation `id`'s box fitted into `width` columns, as the labelled pane
+    /// draws it (`tagQueue`: with its queue's tag, as when its group spans queues).
+    package static func label(of id: OperationID, _ model: DashboardModel, width: Int, tagQueue: Bool = false) -> String {
+        GraphLabels.fit(GraphLabels.operation(id, model, queues: QueueFlags(model), tagQueue: tagQueue), width: width)
+    }
+
+    /// Columns a label takes on the canvas (`text` made visible first), as the pane measures it.
+    package static func columns(_ text: String) -> Int { GraphLabels.columns(TerminalText.visible(text)) }
 
     /// The widest a box's label is drawn in a pane `width` columns wide.
     package static func labelWidth(paneWidth width: Int) -> Int { GraphView.labelWidth(paneWidth: width) }
