@@ -104,12 +104,10 @@ func oneDecimal(_ value: Double) -> String {
     return "\(tenths / 10).\(tenths % 10)"
 }
 
-/// Shortening text to a width with an ellipsis.
+/// Shortening text to a width with an ellipsis. Widths are terminal columns, not characters:
+/// a CJK name or an emoji takes two, so a column of names stays aligned whatever they hold.
 enum GraphTextFit {
-    static func fit(_ text: String, _ width: Int) -> String { GraphDrawing.truncate(text, to: width) }
+    static func fit(_ text: String, _ width: Int) -> String { TerminalText.truncate(text, to: width) }
 
-    static func pad(_ text: String, _ width: Int) -> String {
-        let fitted = fit(text, width)
-        return fitted + String(repeating: " ", count: max(0, width - fitted.count))
-    }
+    static func pad(_ text: String, _ width: Int) -> String { TerminalText.padded(text, to: width) }
 }
