@@ -82,6 +82,12 @@ public final class LiveReducer: @unchecked Sendable {
         let batch = monitor.drainEvents(limit: 16_384)
         lock.lock()
         defer { lock.unlock() }
+        // A keyframe (the first batch, or after falling behind) brings the events before it in
+        // its state; the events resume after it.
+        if case .keyframe(let keyframe) = batch.start, keyframe.nextSequence >= expected {
+            seen += Int(keyframe.nextSequence - expected)
+            expected = keyframe.nextSequence
+        }
         for event in batch.events {
             if event.sequence != expected { gaps += 1 }
             expected = event.sequence &+ 1
