@@ -58,7 +58,7 @@ final class EventRing: @unchecked Sendable {
     var droppedCount: Int { dropped.load(ordering: .acquiring) }
 
     /// The position the next accepted event will take (every position below it is claimed).
-    var nextPosition: Int { head.load(ordering: .acquiring) }
+    var nextPosition: Int { head.load(ordering: .sequentiallyConsistent) }
 
     /// The position of the next event to drain. Only meaningful to the one draining.
     var drainedPosition: Int {
@@ -67,9 +67,12 @@ final class EventRing: @unchecked Sendable {
         return tail
     }
 
-    /// Asks the producer that takes `position` to call `onWake`.
+    /// Asks the producer that takes `position` to call `onWake`. The caller then reads
+    /// `nextPosition` and wakes the pump itself if producers are already past `position`: with
+    /// this store, the producer's claim and its load of the wake position all sequentially
+    /// consistent, at least one of the two sides sees the other (no wake is missed).
     func wake(at position: Int) {
-        wakePosition.store(position, ordering: .releasing)
+        wakePosition.store(position, ordering: .sequentiallyConsistent)
     }
 
     /// Appends an event, stamping its position as its sequence number; returns false (and counts
@@ -83,7 +86,7 @@ final class EventRing: @unchecked Sendable {
             if lead == 0 {
                 let (won, current) = head.weakCompareExchange(
                     expected: position, desired: position &+ 1,
-                    successOrdering: .relaxed, failureOrdering: .relaxed)
+                    successOrdering: .sequentiallyConsistent, failureOrdering: .relaxed)
                 if won { break }
                 position = current
             } else if lead < 0 {
@@ -98,7 +101,9 @@ final class EventRing: @unchecked Sendable {
         event.sequence = UInt64(position)
         (events + (position & mask)).initialize(to: event)
         turns[position & mask].store(position &+ 1, ordering: .releasing)
-        if position == wakePosition.load(ordering: .relaxed) { onWake?() }
+        // Sequentially consistent with the claim above and `wake(at:)` (on x86 a plain load,
+        // as the claim is a locked instruction already).
+        if position == wakePosition.load(ordering: .sequentiallyConsistent) { onWake?() }
         return true
     }
 

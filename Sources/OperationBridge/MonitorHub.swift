@@ -201,12 +201,14 @@ final class MonitorHub: @unchecked Sendable {
         if var keyframe = subscribers[index].takeFirstKeyframe() {
             keyframe.noteEventsLost(total: dropped)
             start = .keyframe(keyframe)
-            counts.keyframes += 1
         } else if subscribers[index].needsKeyframe {
             var keyframe = head
             keyframe.noteEventsLost(total: dropped)
             start = .keyframe(keyframe)
             subscribers[index].restart()
+        }
+        if start != nil {
+            subscribers[index].keyframes += 1
             counts.keyframes += 1
         }
         return EventBatch(start: start, events: subscribers[index].take(limit: max(0, limit)), droppedTotal: dropped)
@@ -242,7 +244,10 @@ final class MonitorHub: @unchecked Sendable {
         defer { lock.unlock() }
         var result = counts
         result.ordering = sequencer.statistics
-        result.subscriptions = subscribers.map { ($0.consumer, $0.buffered, $0.lost) }
+        result.subscriptions = subscribers.map {
+            SubscriptionStatistics(consumer: $0.consumer, buffered: $0.buffered, lost: $0.lost, discarded: $0.discarded,
+                                   keyframes: $0.keyframes)
+        }
         result.pumpRuns = pump.runs.load(ordering: .relaxed)
         return result
     }
@@ -253,22 +258,4 @@ final class MonitorHub: @unchecked Sendable {
         defer { lock.unlock() }
         return repairedLoss
     }
-}
-
-/// What a hub did since its monitor was created (for tests and benchmarks).
-package struct HubStatistics: Sendable {
-    /// Events ordered, applied to the history and handed out.
-    package var events = 0
-    /// Times the ring was served.
-    package var services = 0
-    /// Times the pump thread served it.
-    package var pumpRuns = 0
-    /// Repairs after the ring dropped events.
-    package var repairs = 0
-    /// Keyframes handed to subscriptions.
-    package var keyframes = 0
-    /// The ordering's own statistics.
-    package var ordering = CausalSequencer.Statistics()
-    /// Each open subscription: its consumer, events buffered now, events it lost.
-    package var subscriptions: [(consumer: String, buffered: Int, lost: Int)] = []
 }

@@ -9,13 +9,20 @@ import OperationEvents
 /// at its next read covers whatever happened meanwhile. One that would hold more than its
 /// capacity drops its buffer, counts what it lost (the buffered events and every later one
 /// until it reads), and starts again from a keyframe, so a consumer that never reads costs a
-/// counter and no memory.
+/// counter and no memory. Every event published while it is open is either handed out, or
+/// counted as lost or as discarded at the consumer's request, and the next keyframe stands for it.
 struct SubscriberBuffer {
     let id: Int
     let consumer: String
     let capacity: Int
     /// Events lost so far: dropped with the buffer, or arriving while it had overflowed.
     private(set) var lost = 0
+    /// Events dropped because the consumer asked for a fresh keyframe (`resynchronize()`): the
+    /// buffered ones, and those arriving until its next read. Not a loss (the consumer chose
+    /// it), so not in `droppedTotal`, but counted so that every event is accounted for.
+    private(set) var discarded = 0
+    /// Keyframes handed out, the first one included.
+    var keyframes = 0
     /// The history when it subscribed, for its first batch.
     private(set) var firstKeyframe: StreamState?
     /// Its next batch starts with a keyframe of the history at that read.
@@ -45,7 +52,7 @@ struct SubscriberBuffer {
     /// Appends ordered events, or counts them lost when the buffer would exceed its capacity.
     mutating func receive(_ batch: [MonitorEvent]) {
         if needsKeyframe {
-            if overflowed { lost += batch.count }
+            if overflowed { lost += batch.count } else { discarded += batch.count }
             return
         }
         if buffered + batch.count > capacity {
@@ -91,6 +98,7 @@ struct SubscriberBuffer {
 
     /// The consumer asked to start afresh: the buffer is dropped (the keyframe covers it).
     mutating func discard() {
+        discarded += buffered
         firstKeyframe = nil
         needsKeyframe = true
         events = []
