@@ -84,8 +84,8 @@ final class MonitorCore: @unchecked Sendable {
         return try body(&registry)
     }
 
-    /// Starts the sampler thread once there is something to sample (unless the configuration
-    /// leaves sampling to `sampleNow()` calls).
+    /// Starts the sampler thread once there is something to sample, or wakes it from its rest
+    /// (unless the configuration leaves sampling to `sampleNow()` calls).
     func startSampling() {
         guard configuration.samplesAutomatically else { return }
         let start = withRegistry { registry -> Bool in
@@ -93,5 +93,17 @@ final class MonitorCore: @unchecked Sendable {
             return !registry.samplerStarted
         }
         if start { sampler.start() }
+    }
+
+    /// After a tick: true when nothing is left to sample (no tracked queue, no foreign operation
+    /// waiting to start or running, no dependency in no queue), and then the sampler rests until
+    /// `startSampling()` is called again: a monitor whose foreign work is done wakes nobody.
+    func samplerMayRest() -> Bool {
+        withRegistry { registry in
+            let idle = registry.windows.isEmpty && registry.unqueued.isEmpty
+                && !registry.queues.values.contains { $0.observation == .sampled }
+            if idle { registry.samplerStarted = false }
+            return idle
+        }
     }
 }

@@ -40,6 +40,10 @@ final class MonitorHub: @unchecked Sendable {
     private var ordered: [MonitorEvent] = []
     /// Events the ring dropped whose loss is repaired in the stream (and counted in it).
     private var repairedLoss = 0
+    /// `counts.events` after the last repair, and the events between two repairs while the
+    /// ring keeps dropping (four rings' worth: a repair's cost spread over at least that many).
+    private var eventsAtRepair = 0
+    private let repairSpacing: Int
     private var counts = HubStatistics()
     /// The thread repairing now, if any; others wait for it (see `repair()`).
     private var repairer: Thread?
@@ -50,6 +54,7 @@ final class MonitorHub: @unchecked Sendable {
         self.clock = clock
         defaultCapacity = max(1, configuration.subscriptionBufferCapacity)
         pumpThreshold = max(1, ring.capacity / 4)
+        repairSpacing = 4 * ring.capacity
         sequencer = CausalSequencer(window: configuration.causalWindow)
         head = StreamState(retention: configuration.history)
         pump = HubPump()
@@ -64,11 +69,19 @@ final class MonitorHub: @unchecked Sendable {
 
     /// Moves everything the ring holds through the sequencer into the history and the
     /// subscriptions, and repairs what the ring dropped. Calls the clock outside the lock.
+    ///
+    /// A repair reads every live operation, so it waits while producers are still overflowing
+    /// the ring (drops during this drain): one repair after a storm, not one per service, which
+    /// would slow the hub down just when it is behind. A storm that does not end is still
+    /// repaired once `repairSpacing` events have been served since the last repair.
     func service() {
         let now = clock.now()
         lock.lock()
+        let droppedBefore = ring.droppedCount
         drainRing(now: now)
-        let lossPending = ring.droppedCount > repairedLoss
+        let dropped = ring.droppedCount
+        let lossPending = dropped > repairedLoss
+            && (dropped == droppedBefore || counts.events - eventsAtRepair >= repairSpacing)
         lock.unlock()
         if lossPending { repair() }
     }
@@ -159,6 +172,7 @@ final class MonitorHub: @unchecked Sendable {
         repairedLoss = max(repairedLoss, loss)
         counts.repairs += 1
         drainRing(now: now)
+        eventsAtRepair = counts.events
     }
 
     /// Drains the ring up to position `mark`, waiting out a producer that claimed a slot below

@@ -31,7 +31,7 @@ public final class OperationMonitor: @unchecked Sendable {
         /// from a keyframe), unless its `SubscriptionRequest` asks for another size.
         public var subscriptionBufferCapacity = 131_072
         /// What the history keeps: every unfinished operation, and finished ones up to this
-        /// retention (oldest trimmed first, counted per queue). About 0.5 KB per retained
+        /// retention (oldest trimmed first, counted per queue). About 190 bytes per retained
         /// finished operation (see README, "Observing operations").
         public var history = StreamRetention(maximumFinished: 20_000, maximumAge: nil, historyLimit: 12)
         /// How often the sampler polls what cannot be hooked (tracked queues, starts of foreign operations).

@@ -230,4 +230,34 @@ struct TrackingTests {
         #expect(Array(tail) == [.cancelled(operation: id), .ready(operation: id, isReady: true),
                                 .finished(operation: id, cancelled: true)])
     }
+
+    @Test("the sampler rests once no foreign work is left, and new foreign work wakes it")
+    func samplerRests() throws {
+        var configuration = OperationMonitor.Configuration()
+        configuration.samplingInterval = .milliseconds(2)
+        let monitor = OperationMonitor(configuration: configuration)
+        let log = EventLog(monitor)
+        let queue = ObservedOperationQueue(monitor: monitor, name: "work")
+        // Foreign work: the sampler starts for it, and rests when it is done.
+        queue.addOperation(BlockOperation {})
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(waitUntil { monitor.core.sampler.isResting }, "the sampler kept ticking with nothing to sample")
+        // A foreign operation's start is seen only by sampling: it is reported, so the
+        // sampler woke for it.
+        let entered = Signal()
+        let release = Signal()
+        let held = BlockOperation {
+            entered.give()
+            release.wait()
+        }
+        queue.addOperation(held)
+        entered.wait()
+        log.drain()
+        let id = try #require(log.addedOrder.last)
+        #expect(waitUntil { log.drain(); return log.started(id) != nil }, "the sampler did not wake for new foreign work")
+        #expect(log.started(id)?.origin == .sampled)
+        release.give()
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(waitUntil { monitor.core.sampler.isResting })
+    }
 }
