@@ -6,7 +6,8 @@ extension MonitorCore {
     func snapshot() -> MonitorSnapshot {
         // Serve what was produced so far first: every event numbered below `sequence` is then
         // reflected in what is read after.
-        let sequence = hub.catchUp()
+        // (No repair first: reading the live state is what this call does anyway.)
+        let sequence = hub.catchUp(repairing: false)
         return readLiveState(sequence: sequence, time: clock.now())
     }
 

@@ -19,9 +19,9 @@ import Synchronization
 /// dropped one): history is kept with no consumer at all, and an idle monitor costs nothing.
 final class MonitorHub: @unchecked Sendable {
     // Safety: everything mutable is guarded by `lock`, except `repairer` (guarded by
-    // `repairCondition`). `core` is
-    // set once, before the hub is shared; whoever calls the hub keeps the core alive (the
-    // monitor, or a subscription), and the pump thread is stopped before the core can go.
+    // `repairCondition`). `core` is set once, before the hub is shared; whoever calls the hub
+    // keeps the core alive (the monitor, or a subscription), and the pump thread is stopped
+    // before the core can go.
     var core: Unmanaged<MonitorCore>?
     let ring: EventRing
     let clock: MonitorClock
@@ -40,10 +40,18 @@ final class MonitorHub: @unchecked Sendable {
     private var ordered: [MonitorEvent] = []
     /// Events the ring dropped whose loss is repaired in the stream (and counted in it).
     private var repairedLoss = 0
-    /// `counts.events` after the last repair, and the events between two repairs while the
-    /// ring keeps dropping (four rings' worth: a repair's cost spread over at least that many).
-    private var eventsAtRepair = 0
-    private let repairSpacing: Int
+    /// The ring's drop count as last seen, when it last grew, and since when a loss waits for
+    /// its repair (monitor time).
+    private var dropsSeen = 0
+    private var lastDropSeen: UInt64 = 0
+    private var lossSince: UInt64?
+    /// When the last repair ended and how long it took (monitor time).
+    private var lastRepairEnd: UInt64 = 0
+    private var lastRepairDuration: UInt64 = 0
+    /// Drops must have stopped this long before a routine service repairs (20 ms)...
+    let repairSettle: UInt64 = 20_000_000
+    /// ...unless the loss has waited this long (1 s).
+    let repairDelay: UInt64 = 1_000_000_000
     private var counts = HubStatistics()
     /// The thread repairing now, if any; others wait for it (see `repair()`).
     private var repairer: Thread?
@@ -54,7 +62,6 @@ final class MonitorHub: @unchecked Sendable {
         self.clock = clock
         defaultCapacity = max(1, configuration.subscriptionBufferCapacity)
         pumpThreshold = max(1, ring.capacity / 4)
-        repairSpacing = 4 * ring.capacity
         sequencer = CausalSequencer(window: configuration.causalWindow)
         head = StreamState(retention: configuration.history)
         pump = HubPump()
@@ -70,26 +77,37 @@ final class MonitorHub: @unchecked Sendable {
     /// Moves everything the ring holds through the sequencer into the history and the
     /// subscriptions, and repairs what the ring dropped. Calls the clock outside the lock.
     ///
-    /// A repair reads every live operation, so it waits while producers are still overflowing
-    /// the ring (drops during this drain): one repair after a storm, not one per service, which
-    /// would slow the hub down just when it is behind. A storm that does not end is still
-    /// repaired once `repairSpacing` events have been served since the last repair.
-    func service() {
+    /// A repair reads every live operation: with a deep queue that costs far more than the
+    /// events it replaces, and while producers are still overflowing the ring it would be out of
+    /// date at once. So a routine service (a read, the pump) repairs once the drops have stopped
+    /// for `repairSettle`, or, if they never stop, once the loss has waited `repairDelay`; and
+    /// never sooner after the previous repair than nine times that repair's duration (repairs
+    /// take at most a tenth of the time). `repairNow` (a new subscription, an explicit catch-up)
+    /// repairs whatever is pending at once.
+    func service(repairNow: Bool = false) {
         let now = clock.now()
         lock.lock()
-        let droppedBefore = ring.droppedCount
         drainRing(now: now)
         let dropped = ring.droppedCount
-        let lossPending = dropped > repairedLoss
-            && (dropped == droppedBefore || counts.events - eventsAtRepair >= repairSpacing)
+        if dropped > dropsSeen {
+            dropsSeen = dropped
+            lastDropSeen = now
+            if lossSince == nil { lossSince = now }
+        }
+        var due = false
+        if dropped > repairedLoss, let since = lossSince {
+            let settled = now &- lastDropSeen >= repairSettle || now &- since >= repairDelay
+            let spaced = now &- lastRepairEnd >= 9 &* lastRepairDuration
+            due = repairNow || (settled && spaced)
+        }
         lock.unlock()
-        if lossPending { repair() }
+        if due { repair() }
     }
 
-    /// Serves everything produced so far; returns the sequence number the next event will carry
-    /// (every event numbered below it was produced before this call).
-    func catchUp() -> UInt64 {
-        service()
+    /// Serves everything produced so far and repairs any loss; returns the sequence number the
+    /// next event will carry (every event numbered below it was produced before this call).
+    func catchUp(repairing: Bool = true) -> UInt64 {
+        service(repairNow: repairing)
         lock.lock()
         defer { lock.unlock() }
         return sequencer.nextSequence
@@ -154,6 +172,7 @@ final class MonitorHub: @unchecked Sendable {
             repairCondition.unlock()
         }
         guard let core else { return }
+        let started = clock.now()
         let loss = ring.droppedCount
         // Every event in the ring before `mark` was produced before the live state is read.
         let mark = ring.nextPosition
@@ -172,7 +191,10 @@ final class MonitorHub: @unchecked Sendable {
         repairedLoss = max(repairedLoss, loss)
         counts.repairs += 1
         drainRing(now: now)
-        eventsAtRepair = counts.events
+        // Drops after `loss` was read wait for the next repair, from now.
+        lossSince = ring.droppedCount > repairedLoss ? now : nil
+        lastRepairEnd = now
+        lastRepairDuration = now &- started
     }
 
     /// Drains the ring up to position `mark`, waiting out a producer that claimed a slot below
@@ -191,7 +213,7 @@ final class MonitorHub: @unchecked Sendable {
     /// Opens a subscription: its first batch starts with a keyframe of the history now (after
     /// serving the ring), and every later event is buffered for it.
     func subscribe(consumer: String, capacity: Int?) -> Int {
-        service()
+        service(repairNow: true)
         lock.lock()
         defer { lock.unlock() }
         let id = nextSubscriber
@@ -246,7 +268,7 @@ final class MonitorHub: @unchecked Sendable {
 
     /// A copy of the history now (after serving the ring).
     var history: StreamState {
-        service()
+        service(repairNow: true)
         lock.lock()
         defer { lock.unlock() }
         return head
