@@ -22,3 +22,16 @@ extension OperationMonitor {
         (core.sampler.cpuNanoseconds.load(ordering: .relaxed), core.sampler.ticks.load(ordering: .relaxed))
     }
 }
+
+extension OperationMonitor {
+    /// Serves the hub once, as a read would: everything the ring holds is ordered, kept in the
+    /// history and appended to every subscription.
+    @_spi(Benchmark) public func serviceForBenchmark() {
+        core.hub.service()
+    }
+
+    /// CPU the hub's thread spent serving so far (nanoseconds), and how many times it ran.
+    @_spi(Benchmark) public var pumpCost: (cpuNanoseconds: UInt64, runs: Int) {
+        (core.hub.pump.cpuNanoseconds.load(ordering: .relaxed), core.hub.pump.runs.load(ordering: .relaxed))
+    }
+}

@@ -5,20 +5,29 @@ import Synchronization
 /// A bounded, lock-free, multi-producer single-consumer event buffer.
 ///
 /// Workers report from inside Foundation's scheduling paths, so a report must never wait for
-/// the dashboard: `push` claims a slot with one compare-and-swap and never blocks. When the
-/// consumer falls behind and the buffer is full, the event is dropped and counted; the consumer
-/// sees the count grow and re-synchronises from a snapshot. (Dmitry Vyukov's bounded queue:
-/// every slot carries a turn number that says whose move it is.)
+/// the hub: `push` claims a slot with one compare-and-swap and never blocks. When the hub falls
+/// behind and the buffer is full, the event is dropped and counted; the hub repairs the stream
+/// from a live snapshot. (Dmitry Vyukov's bounded queue: every slot carries a turn number that
+/// says whose move it is.)
+///
+/// The producer that fills the buffer up to the *wake position* (set by the hub after each
+/// drain) calls `onWake` once, so the hub's pump thread sleeps until there is a batch worth
+/// draining: an idle monitor wakes nobody.
 final class EventRing: @unchecked Sendable {
     // Safety: `events[i]` is initialised only by the producer that won slot i's turn and
     // moved out only by the consumer after the producer's releasing store of `turns[i]`.
-    // Slots are raw memory: an event is moved in and moved out, never copied.
+    // Slots are raw memory: an event is moved in and moved out, never copied. `onWake` is set
+    // once, before the ring is shared.
     let capacity: Int
     private let mask: Int
     private let turns: UnsafeMutablePointer<Atomic<Int>>
     private let events: UnsafeMutablePointer<MonitorEvent>
     private let head = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
+    /// The position whose producer calls `onWake` (Int.max: nobody).
+    private let wakePosition = Atomic<Int>(Int.max)
+    /// Called by the producer that reaches the wake position (never under a lock of the ring).
+    var onWake: (@Sendable () -> Void)?
     /// Consumer position; guarded by `consumerLock` so drains from several threads are safe.
     private var tail = 0
     private let consumerLock = NSLock()
@@ -46,12 +55,28 @@ final class EventRing: @unchecked Sendable {
     }
 
     /// Events dropped because the buffer was full, since it was created.
-    var droppedCount: Int { dropped.load(ordering: .relaxed) }
+    var droppedCount: Int { dropped.load(ordering: .acquiring) }
 
-    /// The sequence number the next accepted event will get.
-    var nextSequence: UInt64 { UInt64(head.load(ordering: .acquiring)) }
+    /// The position the next accepted event will take (every position below it is claimed).
+    var nextPosition: Int { head.load(ordering: .sequentiallyConsistent) }
 
-    /// Appends an event, stamping its sequence number; returns false (and counts a drop) when full.
+    /// The position of the next event to drain. Only meaningful to the one draining.
+    var drainedPosition: Int {
+        consumerLock.lock()
+        defer { consumerLock.unlock() }
+        return tail
+    }
+
+    /// Asks the producer that takes `position` to call `onWake`. The caller then reads
+    /// `nextPosition` and wakes the pump itself if producers are already past `position`: with
+    /// this store, the producer's claim and its load of the wake position all sequentially
+    /// consistent, at least one of the two sides sees the other (no wake is missed).
+    func wake(at position: Int) {
+        wakePosition.store(position, ordering: .sequentiallyConsistent)
+    }
+
+    /// Appends an event, stamping its position as its sequence number; returns false (and counts
+    /// a drop) when full.
     @discardableResult
     func push(_ event: consuming MonitorEvent) -> Bool {
         var position = head.load(ordering: .relaxed)
@@ -61,12 +86,13 @@ final class EventRing: @unchecked Sendable {
             if lead == 0 {
                 let (won, current) = head.weakCompareExchange(
                     expected: position, desired: position &+ 1,
-                    successOrdering: .relaxed, failureOrdering: .relaxed)
+                    successOrdering: .sequentiallyConsistent, failureOrdering: .relaxed)
                 if won { break }
                 position = current
             } else if lead < 0 {
                 // The slot still holds an event from the previous lap: the buffer is full.
-                dropped.wrappingAdd(1, ordering: .relaxed)
+                dropped.wrappingAdd(1, ordering: .releasing)
+                onWake?()
                 return false
             } else {
                 position = head.load(ordering: .relaxed)
@@ -75,6 +101,9 @@ final class EventRing: @unchecked Sendable {
         event.sequence = UInt64(position)
         (events + (position & mask)).initialize(to: event)
         turns[position & mask].store(position &+ 1, ordering: .releasing)
+        // Sequentially consistent with the claim above and `wake(at:)` (on x86 a plain load,
+        // as the claim is a locked instruction already).
+        if position == wakePosition.load(ordering: .sequentiallyConsistent) { onWake?() }
         return true
     }
 

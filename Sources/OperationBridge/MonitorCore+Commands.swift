@@ -53,7 +53,12 @@ extension MonitorCore {
             }
         }
         let names = targets.map(\.id.description).joined(separator: " ")
-        return CommandReceipt(message: "cancelled \(names)", operations: targets.map(\.id))
+        // Cancelling does not finish an operation no queue holds: only the app can start it.
+        let unqueued = targets.filter { $0.queue == nil }.map(\.id.description)
+        let note = unqueued.isEmpty ? ""
+            : "; \(unqueued.joined(separator: " ")) \(unqueued.count == 1 ? "is" : "are") not in any queue: only the app can start "
+                + (unqueued.count == 1 ? "it" : "them")
+        return CommandReceipt(message: "cancelled \(names)\(note)", operations: targets.map(\.id))
     }
 
     /// Before a command cancels operations: removes each one's dependencies.
@@ -104,6 +109,14 @@ extension MonitorCore {
                         found[sentinel.id] = LocatedOperation(id: sentinel.id, operation: member, queue: queueID, kind: .hooked(entry))
                     }
                 }
+            }
+        }
+        if !wanted.isEmpty {
+            // Instrumented operations first seen as a dependency and never added to a queue.
+            let detached = withRegistry { registry in registry.detachedInstrumented.compactMap(\.operation) }
+            for operation in detached {
+                guard let id = (operation as? ObservableOperation)?.monitorID, wanted.remove(id) != nil else { continue }
+                found[id] = LocatedOperation(id: id, operation: operation, queue: nil, kind: .instrumented)
             }
         }
         if !wanted.isEmpty {

@@ -74,7 +74,13 @@ extension MonitorCore {
         sentinel.identity = SampledEntry(
             id: sentinel.id, operation: operation, queue: queue,
             keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: false))
+        var wakeSampler = false
         let id = withRegistry { registry -> OperationID in
+            // The sampler watches the start: started (or woken from its rest) if it is not running.
+            if !registry.samplerStarted, configuration.samplesAutomatically {
+                registry.samplerStarted = true
+                wakeSampler = true
+            }
             // A dependency-only operation now joins a queue: it keeps its id.
             if let known = registry.sampled[object], known.operation === operation {
                 registry.sampled[object] = nil
@@ -101,7 +107,7 @@ extension MonitorCore {
                 priority: effective)
             return sentinel.id
         }
-        startSampling()
+        if wakeSampler { sampler.start() }
         if !ready, !cancelled {
             waitForDependencies(of: id, dependencies: dependencies, objects: operation.dependencies, queue: queue)
         }

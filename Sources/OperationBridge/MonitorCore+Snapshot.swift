@@ -4,10 +4,16 @@ import OperationEvents
 extension MonitorCore {
     /// See `OperationMonitor.snapshot()`.
     func snapshot() -> MonitorSnapshot {
-        // Order what was produced so far first: every event numbered below `sequence` is then
+        // Serve what was produced so far first: every event numbered below `sequence` is then
         // reflected in what is read after.
-        let time = clock.now()
-        let sequence = ordered.catchUp(now: time)
+        // (No repair first: reading the live state is what this call does anyway.)
+        let sequence = hub.catchUp(repairing: false)
+        return readLiveState(sequence: sequence, time: clock.now())
+    }
+
+    /// Reads every live queue and unfinished operation. Calls the app's getters: never under a
+    /// lock of the hub (the hub's repair reads this too).
+    func readLiveState(sequence: UInt64, time: UInt64) -> MonitorSnapshot {
         let entries = withRegistry { registry in
             registry.queues.values.compactMap { entry in entry.queue.map { (entry, $0) } }
         }.sorted { $0.0.id < $1.0.id }

@@ -15,8 +15,8 @@ final class MonitorCore: @unchecked Sendable {
     let catalog = WorkCatalog()
     let clock: MonitorClock
     let ring: EventRing
-    /// The way out of the ring, in causal order.
-    let ordered: OrderedEvents
+    /// The way out of the ring: causal order, history, subscriptions.
+    let hub: MonitorHub
     let sentinelPool = SentinelPool()
     let typeNames = TypeNameCache()
     let registryLock = NSLock()
@@ -31,9 +31,11 @@ final class MonitorCore: @unchecked Sendable {
         self.configuration = configuration
         clock = configuration.clock
         ring = EventRing(minimumCapacity: max(16, configuration.bufferCapacity))
-        ordered = OrderedEvents(ring: ring, window: configuration.causalWindow)
+        hub = MonitorHub(ring: ring, clock: clock, configuration: configuration)
         sampler = Sampler(interval: configuration.samplingInterval)
         sampler.core = Unmanaged.passUnretained(self)
+        hub.core = Unmanaged.passUnretained(self)
+        hub.pump.core = Unmanaged.passUnretained(self)
     }
 
     /// The current time on the monitor's clock.
@@ -51,8 +53,8 @@ final class MonitorCore: @unchecked Sendable {
         ring.push(MonitorEvent(time: time, origin: source, change: change))
     }
 
-    /// Events lost so far: by the ring when full, and ordered ones nobody took in time.
-    var droppedCount: Int { ring.droppedCount + ordered.dropped }
+    /// Events the ring dropped so far because it was full (the hub repairs the stream after).
+    var droppedCount: Int { ring.droppedCount }
 
     // MARK: Ids
 
@@ -82,8 +84,8 @@ final class MonitorCore: @unchecked Sendable {
         return try body(&registry)
     }
 
-    /// Starts the sampler thread once there is something to sample (unless the configuration
-    /// leaves sampling to `sampleNow()` calls).
+    /// Starts the sampler thread once there is something to sample, or wakes it from its rest
+    /// (unless the configuration leaves sampling to `sampleNow()` calls).
     func startSampling() {
         guard configuration.samplesAutomatically else { return }
         let start = withRegistry { registry -> Bool in
@@ -91,5 +93,17 @@ final class MonitorCore: @unchecked Sendable {
             return !registry.samplerStarted
         }
         if start { sampler.start() }
+    }
+
+    /// After a tick: true when nothing is left to sample (no tracked queue, no foreign operation
+    /// waiting to start or running, no dependency in no queue), and then the sampler rests until
+    /// `startSampling()` is called again: a monitor whose foreign work is done wakes nobody.
+    func samplerMayRest() -> Bool {
+        withRegistry { registry in
+            let idle = registry.windows.isEmpty && registry.unqueued.isEmpty
+                && !registry.queues.values.contains { $0.observation == .sampled }
+            if idle { registry.samplerStarted = false }
+            return idle
+        }
     }
 }

@@ -8,18 +8,32 @@ import OperationEvents
 /// a lifetime (an operation is referenced only while its queue holds it too) and creates no
 /// retain cycle. All methods are thread-safe; no user code and no I/O run under its locks.
 ///
+/// It keeps a history of what it saw (a `StreamState`, bounded by `Configuration.history`) and
+/// is an `EventSource`: every subscription starts with that history, then gets the live events
+/// in causal order, from its own bounded buffer.
+///
 /// ```swift
 /// let monitor = OperationMonitor()
 /// let queue = ObservedOperationQueue(monitor: monitor, name: "images")
 /// queue.addOperation { resize() }              // observed exactly
 /// monitor.track(OperationQueue.main)           // observed by sampling
-/// let batch = monitor.drainEvents(limit: 1000)
+/// let subscription = monitor.subscribe(SubscriptionRequest(consumer: "logger"))
+/// let batch = subscription.next(limit: 1000)   // a keyframe of the past, then events
 /// ```
 public final class OperationMonitor: @unchecked Sendable {
     /// Tunables; the defaults suit an interactive dashboard.
     public struct Configuration: Sendable {
-        /// Events the buffer holds before it drops (rounded up to a power of two).
+        /// Events the producers' buffer holds before the hub drains it (rounded up to a power of
+        /// two). Producers never wait: when it is full an event is dropped, and the hub repairs
+        /// the stream from the live state. The hub's thread wakes when it is a quarter full.
         public var bufferCapacity = 65_536
+        /// Events each subscription may fall behind by before it loses some (and starts again
+        /// from a keyframe), unless its `SubscriptionRequest` asks for another size.
+        public var subscriptionBufferCapacity = 131_072
+        /// What the history keeps: every unfinished operation, and finished ones up to this
+        /// retention (oldest trimmed first, counted per queue). About 190 bytes per retained
+        /// finished operation (see README, "Observing operations").
+        public var history = StreamRetention(maximumFinished: 20_000, maximumAge: nil, historyLimit: 12)
         /// How often the sampler polls what cannot be hooked (tracked queues, starts of foreign operations).
         public var samplingInterval: Duration = .milliseconds(50)
         /// How many not-yet-started foreign operations per queue one sampling tick reads, taken in
@@ -36,12 +50,20 @@ public final class OperationMonitor: @unchecked Sendable {
         /// Whether a sampler thread polls every `samplingInterval`; when false, only
         /// `sampleNow()` samples (tests that decide by events, headless tools).
         package var samplesAutomatically = true
+        /// Whether producers wake the hub's thread when the buffer fills; when false, the hub
+        /// runs only when someone reads (tests of the repair after drops).
+        package var pumpsAutomatically = true
 
         /// The defaults.
         public init() {}
     }
 
     let core: MonitorCore
+    // Safety: `drain` is guarded by `drainLock`.
+    private let drainLock = NSLock()
+    /// The subscription `drainEvents` reads, opened by its first call (held here, not by the
+    /// core, which the subscription keeps alive).
+    private var drain: HubSubscription?
 
     /// Creates a monitor.
     public init(configuration: Configuration = Configuration()) {
@@ -49,8 +71,10 @@ public final class OperationMonitor: @unchecked Sendable {
     }
 
     deinit {
-        // The sampler reaches the core without retaining it; stop it before the core can go.
+        // The sampler and the hub's thread reach the core without retaining it; stop them
+        // before the core can go.
         core.sampler.stopAndWait()
+        core.hub.pump.stopAndWait()
     }
 
     /// The configuration this monitor was created with.
@@ -59,25 +83,35 @@ public final class OperationMonitor: @unchecked Sendable {
     /// Named work templates that the dashboard's "add work" command instantiates.
     public var catalog: WorkCatalog { core.catalog }
 
-    /// Takes up to `limit` buffered events in causal order (docs/ARCHITECTURE.md: a dependency's
-    /// finish before its dependents' readiness and start), with the running dropped-events count.
-    /// Sequence numbers are contiguous from 0 across calls.
-    public func drainEvents(limit: Int = .max) -> EventBatch {
-        let now = core.now()
-        let events = core.ordered.take(limit: limit, now: now)
-        return EventBatch(events: events, droppedTotal: core.droppedCount)
+    /// Takes up to `limit` events from the monitor's own subscription (opened by the first call,
+    /// so its first batch starts with a keyframe of the history), for tests and tools that read
+    /// the stream directly. Consumers subscribe instead (`subscribe(_:)`).
+    package func drainEvents(limit: Int = .max) -> EventBatch {
+        drainLock.lock()
+        let subscription = drain ?? HubSubscription(core: core, consumer: "drain", capacity: nil)
+        drain = subscription
+        drainLock.unlock()
+        return subscription.next(limit: limit)
     }
 
-    /// Events dropped so far because the buffer was full (or ordered events were not taken).
+    /// Events the producers' buffer dropped so far because it was full. The hub repairs the
+    /// stream after a loss (corrections from the live state) and every subscription's
+    /// `droppedTotal` includes it; a subscription's own losses are in its batches.
     public var droppedEvents: Int { core.droppedCount }
 
-    /// Events in the ordered stream so far (the next event's sequence number), counting the ones
+    /// Events in the stream so far (the next event's sequence number), counting the ones
     /// produced until now. A consumer that saw sequences 0..<acceptedEvents lost nothing silently.
-    public var acceptedEvents: Int { Int(core.ordered.catchUp(now: core.now())) }
+    public var acceptedEvents: Int { Int(core.hub.catchUp()) }
 
     /// What the ordering of the stream did so far: events held for their causes, finishes
     /// inferred, late duplicates dropped.
-    package var orderingStatistics: CausalSequencer.Statistics { core.ordered.statistics }
+    package var orderingStatistics: CausalSequencer.Statistics { core.hub.statistics.ordering }
+
+    /// What the hub did so far (events served, repairs, keyframes, subscriptions' buffers).
+    package var hubStatistics: HubStatistics { core.hub.statistics }
+
+    /// The monitor's history now: the state of the stream so far, with the retained past.
+    package var history: StreamState { core.hub.history }
 
     /// The current time on the monitor's clock.
     public func now() -> UInt64 { core.now() }

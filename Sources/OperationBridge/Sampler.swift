@@ -4,17 +4,21 @@ import Synchronization
 /// The thread that polls what cannot be hooked, every `interval`.
 ///
 /// Started only when there is something to sample (a tracked queue, a foreign operation, a
-/// dependency in no observed queue), so a monitor of instrumented work never wakes up.
+/// dependency in no observed queue), so a monitor of instrumented work never wakes up; and it
+/// rests, with no timeout, once a tick finds nothing left to sample, until there is again.
 /// It reaches the core without retaining it (a weak reference would slow every report, see
 /// `MonitorCore`); the public monitor stops it, and waits for it, before the core can go.
 final class Sampler: @unchecked Sendable {
-    // Safety: `running` and `stopping` are guarded by `condition`; `core` is set once, in the
-    // core's init, before the sampler is shared.
+    // Safety: `running`, `stopping`, `resting` and `woken` are guarded by `condition`; `core`
+    // is set once, in the core's init, before the sampler is shared.
     var core: Unmanaged<MonitorCore>?
     private let interval: TimeInterval
     private let condition = NSCondition()
     private var running = false
     private var stopping = false
+    /// The thread waits for `start()` (nothing to sample), and whether it was called since.
+    private var resting = false
+    private var woken = false
     private var thread: Thread?
     /// CPU time the sampler thread has spent in ticks, in nanoseconds (for the benchmark).
     let cpuNanoseconds = Atomic<UInt64>(0)
@@ -25,16 +29,28 @@ final class Sampler: @unchecked Sendable {
         self.interval = max(0.001, Double(components.seconds) + Double(components.attoseconds) / 1e18)
     }
 
-    /// Starts the thread if it is not running (and the monitor is not going away).
+    /// Starts the thread if it is not running (and the monitor is not going away), or ends its rest.
     func start() {
         condition.lock()
         defer { condition.unlock() }
-        guard !running, !stopping else { return }
+        if running {
+            woken = true
+            if resting { condition.broadcast() }
+            return
+        }
+        guard !stopping else { return }
         running = true
         let thread = Thread { [self] in loop() }
         thread.name = "OpScope sampler"
         self.thread = thread
         thread.start()
+    }
+
+    /// Whether the thread rests now, waiting for something to sample (for tests).
+    var isResting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return resting
     }
 
     /// Stops the thread and waits until it has left its loop (at most one tick's work).
@@ -51,15 +67,25 @@ final class Sampler: @unchecked Sendable {
     }
 
     private func loop() {
+        var rest = false
         while true {
             condition.lock()
+            if rest {
+                resting = true
+                while !woken, !stopping { condition.wait() }
+                resting = false
+            }
+            woken = false
             if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: interval)) }
             let stop = stopping
             condition.unlock()
             guard !stop, let core else { break }
             // The core is alive: the public monitor waits in stopAndWait() before it can go.
             let before = threadCPUNanoseconds()
-            core._withUnsafeGuaranteedRef { $0.sampleNow() }
+            rest = core._withUnsafeGuaranteedRef { core in
+                core.sampleNow()
+                return core.samplerMayRest()
+            }
             cpuNanoseconds.wrappingAdd(threadCPUNanoseconds() &- before, ordering: .relaxed)
             ticks.wrappingAdd(1, ordering: .relaxed)
         }

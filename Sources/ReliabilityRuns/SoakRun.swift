@@ -35,72 +35,6 @@ final class CountedOperation: ObservableOperation, @unchecked Sendable {
     }
 }
 
-/// The dashboard's side of a run, headless: a thread draining the monitor into a model, the way
-/// the dashboard does, counting what it saw.
-public final class LiveReducer: @unchecked Sendable {
-    private let monitor: OperationMonitor
-    private let lock = NSLock()
-    private var model: DashboardModel
-    private var thread: Thread?
-    private let stopping = Atomic<Bool>(false)
-    private let finished = Atomic<Bool>(false)
-    /// Events the model received, and whether their sequence numbers had gaps.
-    public private(set) var seen = 0
-    public private(set) var gaps = 0
-    public private(set) var resyncs = 0
-    private var expected: UInt64 = 0
-    /// Pause (seconds) after each drain: a slow consumer, to force drops.
-    let lag: Double
-
-    public init(monitor: OperationMonitor, configuration: ModelConfiguration = ModelConfiguration(), lag: Double = 0) {
-        self.monitor = monitor
-        self.lag = lag
-        model = DashboardModel(configuration: configuration)
-    }
-
-    public func start() {
-        let thread = Thread { [self] in
-            while !stopping.load(ordering: .acquiring) {
-                if drainOnce() == 0 { Thread.sleep(forTimeInterval: 0.002) } else if lag > 0 { Thread.sleep(forTimeInterval: lag) }
-            }
-            while drainOnce() > 0 {}
-            finished.store(true, ordering: .releasing)
-        }
-        thread.name = "opscope.reducer"
-        self.thread = thread
-        thread.start()
-    }
-
-    /// Stops after draining everything the monitor holds.
-    public func stop() {
-        stopping.store(true, ordering: .releasing)
-        while !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
-    }
-
-    @discardableResult
-    private func drainOnce() -> Int {
-        let batch = monitor.drainEvents(limit: 16_384)
-        lock.lock()
-        defer { lock.unlock() }
-        for event in batch.events {
-            if event.sequence != expected { gaps += 1 }
-            expected = event.sequence &+ 1
-        }
-        seen += batch.events.count
-        if model.apply(batch, resyncFrom: monitor.snapshot) { resyncs += 1 }
-        return batch.events.count
-    }
-
-    /// The model now (a copy).
-    public var current: DashboardModel {
-        lock.lock()
-        defer { lock.unlock() }
-        var copy = model
-        copy.advance(to: monitor.now())
-        return copy
-    }
-}
-
 /// Figures of a run.
 public struct RunResult: Sendable, CustomStringConvertible {
     public var operations = 0
@@ -108,11 +42,25 @@ public struct RunResult: Sendable, CustomStringConvertible {
     public var seconds = 0.0
     public var created = 0
     public var released = 0
+    /// Events the monitor's stream numbered (its hub), and events its producers' buffer dropped.
     public var accepted = 0
     public var dropped = 0
+    /// Sequence numbers the model accounts for (events received, or stood for by a keyframe).
     public var seen = 0
+    public var received = 0
+    public var keyframes = 0
+    /// Events keyframes stood for after the first, and what the subscription's books say it
+    /// lost (fell behind) and discarded (asked for a fresh start): they must agree.
+    public var covered = 0
+    public var subscriptionLost = 0
+    public var subscriptionDiscarded = 0
     public var gaps = 0
+    /// Fresh starts after the first keyframe: asked for by the model after a loss, or given by
+    /// the hub after the subscription fell behind. `resyncRequests` counts the first kind.
     public var resyncs = 0
+    public var resyncRequests = 0
+    /// Where the model and the monitor's history (the truth the hub kept) disagree at the end.
+    public var divergences: [String] = []
     public var modelFinished = 0
     public var modelCancelled = 0
     public var modelUnfinished = 0
@@ -126,7 +74,9 @@ public struct RunResult: Sendable, CustomStringConvertible {
         var lines = [
             "operations submitted \(operations)\(cancelled > 0 ? " (cancelled \(cancelled) by the app)" : "") in \(String(format: "%.1f", seconds)) s",
             "released \(released) of \(created) created",
-            "events: accepted \(accepted), dropped \(dropped), seen by the model \(seen), sequence gaps \(gaps), re-syncs \(resyncs)",
+            "events: accepted \(accepted), dropped \(dropped), seen by the model \(seen), sequence gaps \(gaps), re-syncs \(resyncs) (asked \(resyncRequests))",
+            "consumer: received \(received), keyframes \(keyframes) standing for \(covered) events "
+                + "(subscription lost \(subscriptionLost), discarded \(subscriptionDiscarded))",
             "model: finished \(modelFinished) (cancelled \(modelCancelled)), unfinished \(modelUnfinished), retained \(retainedInModel)",
             "peak RSS \(peakRSSKilobytes / 1024) MB",
         ]
@@ -143,14 +93,26 @@ extension RunResult {
         let deadline = Date().addingTimeInterval(10)
         while life.releasedCount < life.createdCount, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         reducer.stop()
-        let model = reducer.current
         created = life.createdCount
         released = life.releasedCount
         accepted = monitor.acceptedEvents
         dropped = monitor.droppedEvents
+        // Anything the monitor numbered since the reducer's last read (nothing, once the work
+        // is done) is read now, so that the model and the truth are compared at one point.
+        reducer.catchUp()
+        let truth = monitor.history
+        let model = reducer.current
+        let books = monitor.hubStatistics.subscriptions.first { $0.consumer == LiveReducer.consumer }
         seen = reducer.seen
-        gaps = reducer.gaps
-        resyncs = reducer.resyncs
+        received = reducer.received
+        keyframes = reducer.keyframes
+        covered = reducer.covered
+        subscriptionLost = books?.lost ?? -1
+        subscriptionDiscarded = books?.discarded ?? -1
+        gaps = reducer.gaps + reducer.backwards
+        resyncs = max(0, reducer.keyframes - 1)
+        resyncRequests = reducer.requests
+        divergences = Self.divergences(of: model.stream, from: truth, subscriptionLost: subscriptionLost)
         modelFinished = model.queues.values.reduce(0) { $0 + $1.finished }
         modelCancelled = model.queues.values.reduce(0) { $0 + $1.cancelled }
         modelUnfinished = model.operations.values.filter { $0.state != .finished }.count
@@ -158,13 +120,55 @@ extension RunResult {
         peakRSSKilobytes = peakResidentKilobytes()
     }
 
-    /// What must hold after any run: every operation released, every accepted event seen in
-    /// order, no operation left unfinished in the model, drops answered by a re-sync.
+    /// Where a consumer's fold of the stream differs from the monitor's own (its history):
+    /// the same stream must give the same queues, counts, operations and losses (the consumer's
+    /// own losses aside, which only its count shows).
+    static func divergences(of model: StreamState, from truth: StreamState, subscriptionLost: Int) -> [String] {
+        var found: [String] = []
+        if model.nextSequence != truth.nextSequence {
+            found.append("the model is at sequence \(model.nextSequence), the monitor at \(truth.nextSequence)")
+        }
+        if model.counters.eventsLost != truth.counters.eventsLost + subscriptionLost {
+            found.append("the model counts \(model.counters.eventsLost) events lost; the monitor's buffer dropped "
+                         + "\(truth.counters.eventsLost) and the subscription lost \(subscriptionLost)")
+        }
+        let truthQueues = truth.queues.values.sorted { $0.id < $1.id }
+        let modelQueues = model.queues.values.sorted { $0.id < $1.id }
+        if truthQueues.map(\.id) != modelQueues.map(\.id) {
+            found.append("queues \(modelQueues.map(\.id)) in the model, \(truthQueues.map(\.id)) in the monitor")
+        }
+        for (seen, real) in zip(modelQueues, truthQueues) where seen.id == real.id {
+            let counts = { (queue: StreamQueue) in [queue.finished, queue.cancelled, queue.pending, queue.ready, queue.executing] }
+            if counts(seen) != counts(real) || seen.isReleased != real.isReleased {
+                found.append("queue \(real.name): finished, cancelled, pending, ready, executing \(counts(seen)) in the model, "
+                             + "\(counts(real)) in the monitor")
+            }
+        }
+        let unfinished = { (state: StreamState) in
+            Dictionary(uniqueKeysWithValues: state.operations.values.filter { $0.state != .finished }.map { ($0.id, $0.state) })
+        }
+        let modelUnfinished = unfinished(model)
+        let truthUnfinished = unfinished(truth)
+        if modelUnfinished != truthUnfinished {
+            found.append("\(modelUnfinished.count) unfinished operations in the model, \(truthUnfinished.count) in the monitor")
+        }
+        return found
+    }
+
+    /// What must hold after any run: every operation released; every sequence number the
+    /// monitor gave out either received by the model or stood for by a keyframe, with the
+    /// subscription's books agreeing; the model equal to the monitor's own history; no operation
+    /// left unfinished in the model; drops answered by a re-sync.
     func sharedProblems() -> [String] {
         var problems: [String] = []
         if released != created { problems.append("\(created - released) operations never released") }
         if seen != accepted { problems.append("the model saw \(seen) of \(accepted) accepted events") }
+        if covered != subscriptionLost + subscriptionDiscarded {
+            problems.append("keyframes stood for \(covered) events, but the subscription lost \(subscriptionLost) "
+                            + "and discarded \(subscriptionDiscarded)")
+        }
         if gaps != 0 { problems.append("\(gaps) gaps in the sequence numbers the model saw") }
+        problems += divergences.map { "the model diverged from the monitor: \($0)" }
         if modelUnfinished != 0 { problems.append("\(modelUnfinished) operations still unfinished in the model (ghost states)") }
         if dropped > 0, resyncs == 0 { problems.append("\(dropped) events dropped but the model never re-synchronised") }
         return problems
@@ -185,7 +189,8 @@ public func peakResidentKilobytes() -> Int {
 public struct SoakRun: Sendable {
     public var operations: Int
     public var queues = 4
-    /// Events the monitor buffers (small values force drops and re-syncs).
+    /// Events the monitor buffers: its producers' buffer, and the consumer's subscription
+    /// (small values force drops, repairs and fresh keyframes).
     public var bufferCapacity = 65_536
     /// A slow consumer (seconds per drain) to force drops.
     public var consumerLag = 0.0
@@ -204,7 +209,7 @@ public struct SoakRun: Sendable {
         configuration.bufferCapacity = bufferCapacity
         let monitor = OperationMonitor(configuration: configuration)
         let life = LifeCounter()
-        let reducer = LiveReducer(monitor: monitor, lag: consumerLag)
+        let reducer = LiveReducer(monitor: monitor, lag: consumerLag, bufferCapacity: bufferCapacity)
         reducer.start()
         var cancelled = 0
         do {

@@ -7,9 +7,10 @@ import OperationEvents
 ///
 /// Each round runs every mode once, in a shuffled order, and divides each observed mode's
 /// throughput by its plain counterpart *of the same round*; the report gives the median ratio
-/// over the rounds. A consumer thread drains the events every 5 ms as the dashboard does, so
-/// the observed runs pay for the whole pipeline, causal ordering included; the number of dropped
-/// events, and of events held back for their causes, is reported.
+/// over the rounds. A consumer thread reads a subscription every 5 ms as the dashboard does, so
+/// the observed runs pay for the whole pipeline: the ring, the hub (causal order, the history,
+/// the subscription's buffer) and its thread; the number of dropped events, and of events held
+/// back for their causes, is reported.
 struct BridgeBenchmark {
     enum Mode: String, CaseIterable, ExpressibleByArgument {
         case plainBlock = "plain-block"
@@ -134,7 +135,12 @@ struct BridgeBenchmark {
             print(String(format: "  [%@] sampler: %d ticks, %.1f ms CPU over %.2f s", mode.rawValue, cost.ticks,
                          Double(cost.cpuNanoseconds) / 1e6, elapsed))
         }
-        return (Double(operations) / elapsed, monitor.droppedEvents, monitor.orderingStatistics)
+        if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil, mode == .instrumented || mode == .foreign {
+            let pump = monitor.pumpCost
+            print(String(format: "  [%@] hub thread: %d runs, %.1f ms CPU; consumer took %d events", mode.rawValue, pump.runs,
+                         Double(pump.cpuNanoseconds) / 1e6, consumer.received))
+        }
+        return (Double(operations) / elapsed, consumer.lost, monitor.orderingStatistics)
     }
 }
 
@@ -146,16 +152,19 @@ func processCPUSeconds() -> Double {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
-/// Drains a monitor's events every 5 ms on its own thread, as a dashboard would.
+/// Reads a subscription to a monitor every 5 ms on its own thread, as a dashboard would.
 final class Consumer: @unchecked Sendable {
-    private let monitor: OperationMonitor
+    private let subscription: any EventSubscription
     private let condition = NSCondition()
     private var stopping = false
     private var finished = false
     private(set) var received = 0
+    /// Events lost on the way: dropped by the ring (and repaired by the hub), or by the
+    /// subscription when it fell behind its buffer.
+    private(set) var lost = 0
 
     init(monitor: OperationMonitor) {
-        self.monitor = monitor
+        subscription = monitor.subscribe(SubscriptionRequest(consumer: "benchmark"))
     }
 
     func start() {
@@ -165,7 +174,9 @@ final class Consumer: @unchecked Sendable {
                 if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005)) }
                 let stop = stopping
                 condition.unlock()
-                received += monitor.drainEvents(limit: .max).events.count
+                let batch = subscription.next(limit: .max)
+                received += batch.events.count
+                lost = batch.droppedTotal
                 if stop { break }
             }
             condition.lock()

@@ -26,7 +26,7 @@ struct MicroBenchmark {
         report("  not exact: a completion block (runs later, elsewhere)", completionBlockStart)
         report("  not exact: an appended execution block", executionBlockStart)
         report("emit one event (clock + push)", emitOnly)
-        report("drain one event (ring + causal order)", drainOnly)
+        report("drain one event (ring, causal order, history, one subscription)", drainOnly)
         report("  order one event: add, start, finish of a chain", orderChain)
         report("  order one event: every dependent held, then let out", orderHeld)
     }
@@ -132,8 +132,8 @@ struct MicroBenchmark {
         _ = monitor.drainEvents()
     }
 
-    /// Ring and sequencer together, as a consumer drains: announced operations, each started
-    /// and finished (so every event goes through the per-operation rules).
+    /// Ring and hub together, as a consumer reads: announced operations, each started and
+    /// finished (every event goes through the ordering rules, into the history and one buffer).
     private func drainOnly() {
         let monitor = OperationMonitor()
         var drained = 0

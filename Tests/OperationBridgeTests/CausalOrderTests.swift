@@ -27,14 +27,17 @@ struct CausalOrderTests {
         }
     }
 
-    /// Runs `scenario` `rounds` times, each on a fresh monitor, and checks every stream.
+    /// Runs `scenario` `rounds` times, each on a fresh monitor, and checks every stream as a
+    /// consumer subscribed before the work receives it from the hub.
     private func repeatScenario(_ rounds: Int, sourceLocation: SourceLocation = #_sourceLocation,
                                 _ scenario: (OperationMonitor) -> Void) {
         var failures: [String] = []
         for round in 0..<rounds {
             let monitor = OperationMonitor()
+            let log = EventLog(monitor)
             scenario(monitor)
-            let events = monitor.drainEvents().events
+            log.drain()
+            let events = log.events
             let problems = causalViolations(events)
             if !problems.isEmpty { failures.append("round \(round): \(problems.prefix(3))") }
         }

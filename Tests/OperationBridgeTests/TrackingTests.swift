@@ -64,25 +64,32 @@ struct TrackingTests {
         queue.addOperations(operations, waitUntilFinished: false)
         let id = monitor.track(queue)
         let started = monitor.now()
-        monitor.sampleNow()
-        log.drain()
+        // Each walk is told by its events: the operations it announced (each once: an operation
+        // announced twice is a fault of its own, not a second walk) and the depth it reported.
+        func announcedNames(_ events: [MonitorEvent]) -> [String] {
+            events.compactMap { event in
+                if case .operationAdded(let info) = event.change { return info.name }
+                return nil
+            }
+        }
         let batch = monitor.configuration.samplingWindow * 16
-        #expect(log.addedOrder.count == batch)
-        #expect(log.addedOrder.compactMap { log.added[$0]?.name } == (0..<batch).map { "op\($0)" })
+        monitor.sampleNow()
+        let firstWalk = announcedNames(log.drain())
+        #expect(firstWalk == (0..<batch).map { "op\($0)" }, "\(firstWalk.count) announced, \(Set(firstWalk).count) distinct")
         #expect(log.events.contains { $0.change == .queueDepth(queue: id, operations: 20_000) })
         let entry = try #require(monitor.core.withRegistry { $0.queues[id] })
         let nextWalk = monitor.core.withRegistry { _ in entry.nextWalk }
         let interval = UInt64(monitor.configuration.samplingInterval / .nanoseconds(1))
         #expect(nextWalk > started + interval, "the walk's cost must push the next walk past one interval")
         monitor.sampleNow()
-        log.drain()
-        #expect(log.addedOrder.count == batch, "walked again before its budget allowed")
+        let early = announcedNames(log.drain())
+        #expect(early.isEmpty, "walked again before its budget allowed: \(early.count) announced")
         // Once the budget allows, the next walk registers the next operations, front first.
         clock.advance(by: .nanoseconds(Int64(nextWalk) - Int64(monitor.now()) + 1))
         monitor.sampleNow()
-        log.drain()
-        #expect(log.addedOrder.count == 2 * batch)
-        #expect(log.addedOrder.suffix(batch).compactMap { log.added[$0]?.name } == (batch..<(2 * batch)).map { "op\($0)" })
+        let secondWalk = announcedNames(log.drain())
+        #expect(secondWalk == (batch..<(2 * batch)).map { "op\($0)" }, "\(secondWalk.count) announced, \(Set(secondWalk).count) distinct")
+        #expect(Set(log.addedOrder).count == log.addedOrder.count, "an operation was announced twice")
         queue.cancelAllOperations()
         queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
@@ -222,5 +229,35 @@ struct TrackingTests {
         let tail = log.events(for: id).map(\.change).suffix(3)
         #expect(Array(tail) == [.cancelled(operation: id), .ready(operation: id, isReady: true),
                                 .finished(operation: id, cancelled: true)])
+    }
+
+    @Test("the sampler rests once no foreign work is left, and new foreign work wakes it")
+    func samplerRests() throws {
+        var configuration = OperationMonitor.Configuration()
+        configuration.samplingInterval = .milliseconds(2)
+        let monitor = OperationMonitor(configuration: configuration)
+        let log = EventLog(monitor)
+        let queue = ObservedOperationQueue(monitor: monitor, name: "work")
+        // Foreign work: the sampler starts for it, and rests when it is done.
+        queue.addOperation(BlockOperation {})
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(waitUntil { monitor.core.sampler.isResting }, "the sampler kept ticking with nothing to sample")
+        // A foreign operation's start is seen only by sampling: it is reported, so the
+        // sampler woke for it.
+        let entered = Signal()
+        let release = Signal()
+        let held = BlockOperation {
+            entered.give()
+            release.wait()
+        }
+        queue.addOperation(held)
+        entered.wait()
+        log.drain()
+        let id = try #require(log.addedOrder.last)
+        #expect(waitUntil { log.drain(); return log.started(id) != nil }, "the sampler did not wake for new foreign work")
+        #expect(log.started(id)?.origin == .sampled)
+        release.give()
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(waitUntil { monitor.core.sampler.isResting })
     }
 }

@@ -2,19 +2,26 @@ import Foundation
 import OperationBridge
 import OperationEvents
 
-/// Collects a monitor's events for assertions.
+/// Collects a monitor's events for assertions, through a subscription of its own opened when
+/// the log is made (so it sees every event from then on, as a consumer would).
 final class EventLog {
     let monitor: OperationMonitor
+    private let subscription: any EventSubscription
     private(set) var events: [MonitorEvent] = []
+    /// Keyframes received: the first one (the past before the log was made), and any after the
+    /// log fell behind its buffer.
+    private(set) var keyframes: [StreamState] = []
 
-    init(_ monitor: OperationMonitor) {
+    init(_ monitor: OperationMonitor, capacity: Int = 1 << 20) {
         self.monitor = monitor
+        subscription = monitor.subscribe(SubscriptionRequest(consumer: "test log", bufferCapacity: capacity))
     }
 
-    /// Drains everything buffered so far.
+    /// Takes everything produced so far.
     @discardableResult
     func drain() -> [MonitorEvent] {
-        let batch = monitor.drainEvents(limit: .max)
+        let batch = subscription.next(limit: .max)
+        if case .keyframe(let keyframe) = batch.start { keyframes.append(keyframe) }
         events += batch.events
         return batch.events
     }

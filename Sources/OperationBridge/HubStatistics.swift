@@ -1,0 +1,35 @@
+import OperationEvents
+
+/// What a hub did since its monitor was created (for tests and benchmarks).
+package struct HubStatistics: Sendable {
+    /// Events ordered, applied to the history and handed out.
+    package var events = 0
+    /// Times the ring was served.
+    package var services = 0
+    /// Times the pump thread served it.
+    package var pumpRuns = 0
+    /// Repairs after the ring dropped events.
+    package var repairs = 0
+    /// Keyframes handed to subscriptions.
+    package var keyframes = 0
+    /// The ordering's own statistics.
+    package var ordering = CausalSequencer.Statistics()
+    /// Each open subscription's books.
+    package var subscriptions: [SubscriptionStatistics] = []
+}
+
+/// One subscription's books: every event published while it is open was handed out, or is
+/// waiting, or was lost (its buffer overflowed), or discarded at its request; a keyframe stands
+/// for the lost and discarded ones.
+package struct SubscriptionStatistics: Sendable {
+    /// Who reads it.
+    package var consumer: String
+    /// Events waiting in its buffer now.
+    package var buffered: Int
+    /// Events it lost because it fell behind (in its `droppedTotal`).
+    package var lost: Int
+    /// Events dropped because it asked for a fresh keyframe (`resynchronize()`).
+    package var discarded: Int
+    /// Keyframes it was given, its first one included.
+    package var keyframes: Int
+}

@@ -1,0 +1,297 @@
+import Foundation
+import OperationEvents
+import Synchronization
+
+/// Where the events of a monitor go after the ring: the one place that orders them, keeps the
+/// history and hands them to every consumer (docs/ARCHITECTURE.md, "The event stream").
+///
+/// Producers push to the lock-free ring and never wait. The hub drains the ring, puts the events
+/// in causal order (`CausalSequencer`), applies each to its head `StreamState` (the history:
+/// finished operations with their times, released queues, counters) and appends it to every
+/// subscription's own bounded buffer. A subscription starts with a keyframe of the head; one
+/// that falls further behind than its buffer loses those events, counts them, and starts again
+/// from a keyframe; nobody waits for it. Events the ring had to drop are repaired in the stream
+/// itself: the hub reads the live state, emits the corrections that make the history agree with
+/// it, and records the loss, so every consumer converges the same way.
+///
+/// The hub runs when a subscription reads, when a snapshot or report is made, and on the pump
+/// thread, which producers wake only when the ring holds `pumpThreshold` undrained events (or
+/// dropped one): history is kept with no consumer at all, and an idle monitor costs nothing.
+final class MonitorHub: @unchecked Sendable {
+    // Safety: everything mutable is guarded by `lock`, except `repairer` (guarded by
+    // `repairCondition`). `core` is set once, before the hub is shared; whoever calls the hub
+    // keeps the core alive (the monitor, or a subscription), and the pump thread is stopped
+    // before the core can go.
+    var core: Unmanaged<MonitorCore>?
+    let ring: EventRing
+    let clock: MonitorClock
+    /// Events a subscription may fall behind by, when it does not ask for its own size.
+    let defaultCapacity: Int
+    /// Undrained events in the ring that wake the pump thread.
+    let pumpThreshold: Int
+    let pump: HubPump
+
+    private let lock = NSLock()
+    private var sequencer: CausalSequencer
+    private var head: StreamState
+    private var subscribers: [SubscriberBuffer] = []
+    private var nextSubscriber = 0
+    /// Ordered events not yet applied and handed out (reused between calls).
+    private var ordered: [MonitorEvent] = []
+    /// Events the ring dropped whose loss is repaired in the stream (and counted in it).
+    private var repairedLoss = 0
+    /// The ring's drop count as last seen, when it last grew, and since when a loss waits for
+    /// its repair (monitor time).
+    private var dropsSeen = 0
+    private var lastDropSeen: UInt64 = 0
+    private var lossSince: UInt64?
+    /// When the last repair ended and how long it took (monitor time).
+    private var lastRepairEnd: UInt64 = 0
+    private var lastRepairDuration: UInt64 = 0
+    /// Drops must have stopped this long before a routine service repairs (20 ms)...
+    let repairSettle: UInt64 = 20_000_000
+    /// ...unless the loss has waited this long (1 s).
+    let repairDelay: UInt64 = 1_000_000_000
+    private var counts = HubStatistics()
+    /// The thread repairing now, if any; others wait for it (see `repair()`).
+    private var repairer: Thread?
+    private let repairCondition = NSCondition()
+
+    init(ring: EventRing, clock: MonitorClock, configuration: OperationMonitor.Configuration) {
+        self.ring = ring
+        self.clock = clock
+        defaultCapacity = max(1, configuration.subscriptionBufferCapacity)
+        pumpThreshold = max(1, ring.capacity / 4)
+        sequencer = CausalSequencer(window: configuration.causalWindow)
+        head = StreamState(retention: configuration.history)
+        pump = HubPump()
+        if configuration.pumpsAutomatically {
+            let pump = self.pump
+            ring.onWake = { pump.wake() }
+            ring.wake(at: pumpThreshold - 1)
+        }
+    }
+
+    // MARK: Running
+
+    /// Moves everything the ring holds through the sequencer into the history and the
+    /// subscriptions, and repairs what the ring dropped. Calls the clock outside the lock.
+    ///
+    /// A repair reads every live operation: with a deep queue that costs far more than the
+    /// events it replaces, and while producers are still overflowing the ring it would be out of
+    /// date at once. So a routine service (a read, the pump) repairs once the drops have stopped
+    /// for `repairSettle`, or, if they never stop, once the loss has waited `repairDelay`; and
+    /// never sooner after the previous repair than nine times that repair's duration (repairs
+    /// take at most a tenth of the time). `repairNow` (a new subscription, an explicit catch-up)
+    /// repairs whatever is pending at once.
+    func service(repairNow: Bool = false) {
+        let now = clock.now()
+        lock.lock()
+        drainRing(now: now)
+        let dropped = ring.droppedCount
+        if dropped > dropsSeen {
+            dropsSeen = dropped
+            lastDropSeen = now
+            if lossSince == nil { lossSince = now }
+        }
+        var due = false
+        if dropped > repairedLoss, let since = lossSince {
+            let settled = now &- lastDropSeen >= repairSettle || now &- since >= repairDelay
+            let spaced = now &- lastRepairEnd >= 9 &* lastRepairDuration
+            due = repairNow || (settled && spaced)
+        }
+        lock.unlock()
+        if due { repair() }
+    }
+
+    /// Serves everything produced so far and repairs any loss; returns the sequence number the
+    /// next event will carry (every event numbered below it was produced before this call).
+    func catchUp(repairing: Bool = true) -> UInt64 {
+        service(repairNow: repairing)
+        lock.lock()
+        defer { lock.unlock() }
+        return sequencer.nextSequence
+    }
+
+    /// Drains the ring to its end, lets out held events older than the window at `now`, and
+    /// trims the history. Lock held.
+    private func drainRing(now: UInt64) {
+        while true {
+            let moved = ring.drain(limit: 4_096) { event in sequencer.push(event, into: &ordered) }
+            if !ordered.isEmpty { publish() }
+            if moved < 4_096 { break }
+        }
+        sequencer.advance(to: now, into: &ordered)
+        if !ordered.isEmpty { publish() }
+        head.trim(now: now)
+        counts.services += 1
+        rearmPump()
+    }
+
+    /// Applies the ordered events to the history and appends them to every subscription. Lock held.
+    private func publish() {
+        for event in ordered { head.apply(event) }
+        for index in subscribers.indices { subscribers[index].receive(ordered) }
+        counts.events += ordered.count
+        ordered.removeAll(keepingCapacity: ordered.capacity <= 65_536)
+    }
+
+    /// Asks the producer that makes the ring hold `pumpThreshold` undrained events to wake the
+    /// pump; wakes it now if producers are already past that point. Lock held.
+    private func rearmPump() {
+        guard ring.onWake != nil else { return }
+        let position = ring.drainedPosition + pumpThreshold - 1
+        ring.wake(at: position)
+        if ring.nextPosition > position { pump.wake() }
+    }
+
+    // MARK: Repair
+
+    /// The ring dropped events: reads the live state and emits the corrections that make the
+    /// history agree with it, then records the loss. The live state is read with no lock held
+    /// (it calls the app's getters). One repair runs at a time; a reader that finds one running
+    /// waits for it, so that what it reads afterwards is repaired (app code the repair calls
+    /// that reads the monitor again is not repaired twice, and does not wait for itself).
+    private func repair() {
+        repairCondition.lock()
+        while let running = repairer {
+            if running === Thread.current {
+                repairCondition.unlock()
+                return
+            }
+            repairCondition.wait()
+        }
+        let stillLost = ring.droppedCount > repairedRingLoss
+        if stillLost { repairer = Thread.current }
+        repairCondition.unlock()
+        guard stillLost else { return }
+        defer {
+            repairCondition.lock()
+            repairer = nil
+            repairCondition.broadcast()
+            repairCondition.unlock()
+        }
+        guard let core else { return }
+        let started = clock.now()
+        let loss = ring.droppedCount
+        // Every event in the ring before `mark` was produced before the live state is read.
+        let mark = ring.nextPosition
+        let live = core._withUnsafeGuaranteedRef { $0.readLiveState(sequence: 0, time: clock.now()) }
+        let now = clock.now()
+        lock.lock()
+        defer { lock.unlock() }
+        drainRing(upTo: mark)
+        // Corrections go through the sequencer like any event: it numbers them, keeps them in
+        // causal order and learns what they announce and end.
+        for event in head.corrections(toMatch: live, time: now) {
+            sequencer.push(event, into: &ordered)
+        }
+        if !ordered.isEmpty { publish() }
+        head.noteEventsLost(total: loss)
+        repairedLoss = max(repairedLoss, loss)
+        counts.repairs += 1
+        drainRing(now: now)
+        // Drops after `loss` was read wait for the next repair, from now.
+        lossSince = ring.droppedCount > repairedLoss ? now : nil
+        lastRepairEnd = now
+        lastRepairDuration = now &- started
+    }
+
+    /// Drains the ring up to position `mark`, waiting out a producer that claimed a slot below
+    /// it and has not written it yet (it is running, a few instructions from done). Lock held.
+    private func drainRing(upTo mark: Int) {
+        while ring.drainedPosition < mark {
+            let wanted = mark - ring.drainedPosition
+            let moved = ring.drain(limit: wanted) { event in sequencer.push(event, into: &ordered) }
+            if !ordered.isEmpty { publish() }
+            if moved == 0 { sched_yield() }
+        }
+    }
+
+    // MARK: Subscriptions
+
+    /// Opens a subscription: its first batch starts with a keyframe of the history now (after
+    /// serving the ring), and every later event is buffered for it.
+    func subscribe(consumer: String, capacity: Int?) -> Int {
+        service(repairNow: true)
+        lock.lock()
+        defer { lock.unlock() }
+        let id = nextSubscriber
+        nextSubscriber += 1
+        subscribers.append(SubscriberBuffer(
+            id: id, consumer: consumer, capacity: max(1, capacity ?? defaultCapacity), keyframe: head))
+        return id
+    }
+
+    /// Up to `limit` events of subscription `id`, after serving the ring; a keyframe first when
+    /// the subscription is new, fell behind, or asked for one.
+    func next(_ id: Int, limit: Int) -> EventBatch {
+        service()
+        lock.lock()
+        defer { lock.unlock() }
+        guard let index = subscribers.firstIndex(where: { $0.id == id }) else {
+            return EventBatch(events: [], droppedTotal: repairedLoss)
+        }
+        let dropped = repairedLoss + subscribers[index].lost
+        var start: StreamStart?
+        if var keyframe = subscribers[index].takeFirstKeyframe() {
+            keyframe.noteEventsLost(total: dropped)
+            start = .keyframe(keyframe)
+        } else if subscribers[index].needsKeyframe {
+            var keyframe = head
+            keyframe.noteEventsLost(total: dropped)
+            start = .keyframe(keyframe)
+            subscribers[index].restart()
+        }
+        if start != nil {
+            subscribers[index].keyframes += 1
+            counts.keyframes += 1
+        }
+        return EventBatch(start: start, events: subscribers[index].take(limit: max(0, limit)), droppedTotal: dropped)
+    }
+
+    /// The next batch of subscription `id` starts with a fresh keyframe.
+    func resynchronize(_ id: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let index = subscribers.firstIndex(where: { $0.id == id }) { subscribers[index].discard() }
+    }
+
+    /// Forgets subscription `id`.
+    func close(_ id: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        subscribers.removeAll { $0.id == id }
+    }
+
+    // MARK: Reading
+
+    /// A copy of the history now (after serving the ring).
+    var history: StreamState {
+        service(repairNow: true)
+        lock.lock()
+        defer { lock.unlock() }
+        return head
+    }
+
+    /// What the hub and its sequencer did so far.
+    var statistics: HubStatistics {
+        lock.lock()
+        defer { lock.unlock() }
+        var result = counts
+        result.ordering = sequencer.statistics
+        result.subscriptions = subscribers.map {
+            SubscriptionStatistics(consumer: $0.consumer, buffered: $0.buffered, lost: $0.lost, discarded: $0.discarded,
+                                   keyframes: $0.keyframes)
+        }
+        result.pumpRuns = pump.runs.load(ordering: .relaxed)
+        return result
+    }
+
+    /// Events the ring dropped so far whose loss the stream repaired.
+    var repairedRingLoss: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return repairedLoss
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import OpScope
+import Synchronization
+
+/// A monitor clock that moves only when the test moves it (each reading adds a microsecond, so
+/// events keep their order): durations in a report come from the test, not from the machine.
+final class TestClock: Sendable {
+    private let nanoseconds = Atomic<UInt64>(1_000_000_000)
+
+    var monitorClock: MonitorClock {
+        MonitorClock { [self] in nanoseconds.wrappingAdd(1_000, ordering: .relaxed).newValue }
+    }
+
+    func advance(seconds: UInt64) {
+        nanoseconds.wrappingAdd(seconds * 1_000_000_000, ordering: .relaxed)
+    }
+}
+
+extension OperationMonitor {
+    /// A monitor on `clock` that samples when the program says (`sampleNow()`).
+    static func onTestClock(_ clock: TestClock, configure: (inout Configuration) -> Void = { _ in }) -> OperationMonitor {
+        var configuration = Configuration()
+        configuration.clock = clock.monitorClock
+        configuration.samplesAutomatically = false
+        configure(&configuration)
+        return OperationMonitor(configuration: configuration)
+    }
+}
+
+/// A signal one thread gives and another waits for; the wait's deadline guards against a hang only.
+final class Gate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func open() { semaphore.signal() }
+    @discardableResult
+    func wait(guard seconds: Double = 60) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
+}
+
+/// An asynchronous operation written as the classic articles teach: executing and finished
+/// flags behind a lock, with the notifications Foundation reads. `finishes: false` never ends
+/// (it waits for an event that never comes); `notifies: false` sets its finished flag but
+/// forgets to tell the queue, which then keeps it forever.
+final class ArticleAsyncOperation: Operation, @unchecked Sendable {
+    private let lock = NSLock()
+    private var executing = false
+    private var finished = false
+    private let finishes: Bool
+    private let notifies: Bool
+    /// Opened when the work has started (and, for one that finishes, when it set its flag).
+    let started = Gate()
+    let ended = Gate()
+
+    init(name: String, finishes: Bool, notifies: Bool) {
+        self.finishes = finishes
+        self.notifies = notifies
+        super.init()
+        self.name = name
+    }
+
+    override var isAsynchronous: Bool { true }
+    override var isExecuting: Bool { lock.withLock { executing } }
+    override var isFinished: Bool { lock.withLock { finished } }
+
+    override func start() {
+        guard !isCancelled else { return finish() }
+        willChangeValue(forKey: "isExecuting")
+        lock.withLock { executing = true }
+        didChangeValue(forKey: "isExecuting")
+        started.open()
+        guard finishes else { return }
+        DispatchQueue.global().async { self.finish() }
+    }
+
+    /// Ends the work; with `notifies: false` the queue is not told (the bug).
+    func finish() {
+        if notifies { willChangeValue(forKey: "isExecuting"); willChangeValue(forKey: "isFinished") }
+        lock.withLock {
+            executing = false
+            finished = true
+        }
+        if notifies { didChangeValue(forKey: "isExecuting"); didChangeValue(forKey: "isFinished") }
+        ended.open()
+    }
+
+    /// After the test: tells the queue, so that it lets the operation go.
+    func notifyAtLast() {
+        willChangeValue(forKey: "isFinished")
+        didChangeValue(forKey: "isFinished")
+    }
+}
