@@ -122,7 +122,8 @@ let package = Package(
         // The real program in tmux (needs the opscope executable built beside the tests).
         .testTarget(name: "TerminalTests", dependencies: ["opscope", "OpScopeTestSupport"]),
         // Soak and stress runs: the reliability tests run them small, opscope-bench at full size.
-        .target(name: "ReliabilityRuns", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel"]),
+        .target(name: "ReliabilityRuns", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
+                                                        "TerminalKit", "OpScopeRecording", "OpScopeAgent"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["ReliabilityRuns", "OperationBridge", "DashboardModel",
                                                              "DashboardUI", "TerminalKit", "OperationEvents", "OpScopeTestSupport",
                                                              "OpScope", "DashboardSession", "GraphExport", "OpScopeRecording"]),
