@@ -14,7 +14,9 @@ import OperationEvents
 /// is sampled as it goes and checked against a ceiling; at the end every operation must have
 /// been released and every consumer must account for what it missed.
 public struct LongRun: Sendable {
+    /// Operations to submit.
     public var operations: Int
+    /// Observed queues the operations go to (max concurrency 2, 4, 6, ...).
     public var queues = 4
     /// The most resident memory the run may reach, in megabytes.
     public var ceilingMegabytes = 512
@@ -22,9 +24,13 @@ public struct LongRun: Sendable {
     public var recordingPath: String?
     /// Reads the recording back at the end (its events, its final model) and times it.
     public var readRecordingBack = true
+    /// Which consumers read the monitor (all three by default; fewer to tell their costs apart).
+    public var consumers: Set<LongRunConsumer> = Set(LongRunConsumer.allCases)
 
+    /// A run of `operations`.
     public init(operations: Int) { self.operations = operations }
 
+    /// Runs it; `progress` gets the operations submitted and the resident kilobytes each tenth.
     public func run(progress: ((Int, Int) -> Void)? = nil) throws -> LongRunResult {
         var result = LongRunResult(operations: operations, ceilingKilobytes: ceilingMegabytes * 1024)
         let started = Date()
@@ -35,20 +41,20 @@ public struct LongRun: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = recordingPath ?? directory.appendingPathComponent("run.jsonl").path
 
-        // The three consumers, started before the program's work.
+        // The consumers, started before the program's work.
         var recorderOptions = RecorderOptions()
         recorderOptions.program = "longrun"
-        let recorder = try Recorder(source: monitor, path: path, options: recorderOptions)
+        let recorder = consumers.contains(.recorder) ? try Recorder(source: monitor, path: path, options: recorderOptions) : nil
         var agentConfiguration = AgentConfiguration()
         agentConfiguration.socketPath = directory.appendingPathComponent("agent.sock").path
         agentConfiguration.program = "longrun"
         agentConfiguration.removeAtExit = true
-        let agent = try AgentServer.start(monitor, configuration: agentConfiguration)
-        let remote = try RemoteSource(path: agent.socketPath, reconnects: false, client: "longrun console")
-        let dashboard = SessionDriver(name: "dashboard", source: monitor)
-        let console = SessionDriver(name: "attached console", source: remote)
-        dashboard.start()
-        console.start()
+        let agent = consumers.contains(.console) ? try AgentServer.start(monitor, configuration: agentConfiguration) : nil
+        let remote = try agent.map { try RemoteSource(path: $0.socketPath, reconnects: false, client: "longrun console") }
+        let dashboard = consumers.contains(.dashboard) ? SessionDriver(name: "dashboard", source: monitor) : nil
+        let console = remote.map { SessionDriver(name: "attached console", source: $0) }
+        dashboard?.start()
+        console?.start()
 
         result.cancelledByApp = runWorkload(monitor: monitor, life: life) { submitted in
             result.memory.append(MemorySample(submitted: submitted, residentKilobytes: residentKilobytes(), peakKilobytes: peakResidentKilobytes()))
@@ -61,22 +67,24 @@ public struct LongRun: Sendable {
         result.released = life.releasedCount
         result.workSeconds = Date().timeIntervalSince(started)
 
-        // Let the agent's clients and the recorder catch up, then stop them in turn.
-        recorder.sync()
-        result.dashboard = dashboard.stop()
-        result.console = console.stop()
-        recorder.stop()
-        result.agent = agent.statistics
-        remote.close()
-        agent.stop()
+        // Let the recorder and the agent's console catch up, then stop them in turn.
+        recorder?.sync()
+        result.dashboard = dashboard?.stop()
+        result.console = console?.stop()
+        recorder?.stop()
+        result.agent = agent?.statistics
+        remote?.close()
+        agent?.stop()
         result.accepted = monitor.acceptedEvents
         result.monitorDropped = monitor.droppedEvents
-        result.recorder = RecorderFigures(events: recorder.eventsWritten, dropped: recorder.droppedEvents, bytes: recorder.bytesWritten,
-                                          keyframes: recorder.keyframesWritten, failure: recorder.failure)
+        result.recorder = recorder.map {
+            RecorderFigures(events: $0.eventsWritten, dropped: $0.droppedEvents, bytes: $0.bytesWritten, keyframes: $0.keyframesWritten,
+                            failure: $0.failure)
+        }
         result.peakKilobytes = peakResidentKilobytes()
         result.seconds = Date().timeIntervalSince(started)
 
-        if readRecordingBack {
+        if readRecordingBack, recorder != nil {
             let opened = Date()
             let recording = try Recording.open(path: path, configuration: .report)
             let model = recording.finalModel
@@ -133,6 +141,16 @@ public struct LongRun: Sendable {
         for queue in queueList { queue.waitUntilAllOperationsAreFinished() }
         return cancelled
     }
+}
+
+/// A consumer of the long run's monitor.
+public enum LongRunConsumer: String, CaseIterable, Sendable {
+    /// A dashboard session on a test terminal.
+    case dashboard
+    /// A recorder writing to a file.
+    case recorder
+    /// An agent and a console session attached to it over its socket.
+    case console
 }
 
 /// Resident memory of this process now (VmRSS), in kilobytes.

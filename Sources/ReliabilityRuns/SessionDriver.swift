@@ -58,18 +58,30 @@ public final class SessionDriver: @unchecked Sendable {
 
 /// What one consumer saw of a run.
 public struct ConsumerFigures: Sendable, CustomStringConvertible {
+    /// Which consumer.
     public var name: String
+    /// Events it applied to its model.
     public var eventsApplied = 0
+    /// Events it was told it lost (its batches' dropped total).
     public var dropped = 0
+    /// Times the sequence numbers it received jumped forward.
     public var sequenceGaps = 0
+    /// Events the jumps in sequence numbers skipped.
     public var missedEvents: UInt64 = 0
+    /// Events its stream state could not apply as they stood (counted, handled).
     public var anomalies = 0
+    /// Frames it drew.
     public var frames = 0
+    /// Finished operations its queues count at the end.
     public var finished = 0
+    /// Of the finished, cancelled.
     public var cancelled = 0
+    /// Operations it still shows unfinished at the end (after a run: ghost states).
     public var unfinished = 0
+    /// Operations its model retains at the end.
     public var retained = 0
 
+    /// No figures yet.
     public init(name: String) { self.name = name }
 
     init(name: String, session: Session, frames: Int) {
@@ -87,6 +99,7 @@ public struct ConsumerFigures: Sendable, CustomStringConvertible {
         retained = model.operations.count
     }
 
+    /// One line.
     public var description: String {
         "\(name): \(eventsApplied) events applied, \(dropped) dropped, \(sequenceGaps) sequence gaps (\(missedEvents) events skipped), "
             + "\(anomalies) anomalies, \(frames) frames; finished \(finished) (cancelled \(cancelled)), unfinished \(unfinished), retained \(retained)"

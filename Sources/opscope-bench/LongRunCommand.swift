@@ -21,6 +21,16 @@ struct LongRunCommand: ParsableCommand {
     @Flag(help: "Do not read the recording back at the end.")
     var noReadBack = false
 
+    @Option(help: "The consumers, comma-separated: dashboard, recorder, console (default: all three).")
+    var consumers = "dashboard,recorder,console"
+
+    func validate() throws {
+        let names = consumers.split(separator: ",").map(String.init)
+        guard !names.isEmpty, names.allSatisfy({ LongRunConsumer(rawValue: $0) != nil }) else {
+            throw ValidationError("--consumers takes: dashboard, recorder, console")
+        }
+    }
+
     func run() throws {
         #if DEBUG
         print("warning: debug build; use `swift build -c release --product opscope-bench` for real figures")
@@ -29,6 +39,7 @@ struct LongRunCommand: ParsableCommand {
         run.ceilingMegabytes = ceiling
         run.recordingPath = recording
         run.readRecordingBack = !noReadBack
+        run.consumers = Set(consumers.split(separator: ",").compactMap { LongRunConsumer(rawValue: String($0)) })
         let result = try run.run { submitted, resident in
             print("  submitted \(submitted), resident \(resident / 1024) MB")
         }
