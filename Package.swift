@@ -122,9 +122,11 @@ let package = Package(
         // The real program in tmux (needs the opscope executable built beside the tests).
         .testTarget(name: "TerminalTests", dependencies: ["opscope", "OpScopeTestSupport"]),
         // Soak and stress runs: the reliability tests run them small, opscope-bench at full size.
-        .target(name: "ReliabilityRuns", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel"]),
+        .target(name: "ReliabilityRuns", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
+                                                        "TerminalKit", "OpScopeRecording", "OpScopeAgent"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["ReliabilityRuns", "OperationBridge", "DashboardModel",
-                                                             "DashboardUI", "TerminalKit", "OperationEvents", "OpScopeTestSupport"]),
+                                                             "DashboardUI", "TerminalKit", "OperationEvents", "OpScopeTestSupport",
+                                                             "OpScope", "DashboardSession", "GraphExport", "OpScopeRecording"]),
         // Allocator statistics for the memory benchmarks (glibc's mallinfo2 is not in the Glibc module).
         .target(name: "HeapStatistics"),
         // Benchmark programs: `swift run -c release opscope-bench bridge`.

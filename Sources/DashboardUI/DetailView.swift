@@ -45,7 +45,7 @@ struct DetailView {
               : "\(record.priority.description) (scheduled as \(record.effectivePriority.description))")
         field("qos", record.qualityOfService.rawValue)
         field("observed", record.observation.rawValue)
-        field("depends on", record.dependencies.isEmpty ? "-" : record.dependencies.map { describe($0, model) }.joined(separator: ", "))
+        field("depends on", record.dependencies.isEmpty ? "-" : dependencies(record.dependencies, model))
         field("needed by", record.dependents.isEmpty ? "-" : record.dependents.prefix(8).map { describe($0, model) }.joined(separator: ", ")
               + (record.dependents.count > 8 ? " and \(record.dependents.count - 8) more" : ""))
         field("waited", DurationText.format(record.waitTime(now: model.now)))
@@ -58,6 +58,17 @@ struct DetailView {
             lines.append([.init(GraphTextFit.pad("+" + DurationText.format(offset), 10), theme.dim), .init(mark + theme.text(change.text))])
         }
         TextBlock(lines: lines, offset: offset).render(into: &buffer, area: area)
+    }
+
+    /// The first eight dependencies, then how many more and how many of those are unfinished: an
+    /// operation may wait on thousands, and the pane is composed every frame.
+    private func dependencies(_ ids: [OperationID], _ model: DashboardModel) -> String {
+        let shown = ids.prefix(8).map { describe($0, model) }.joined(separator: ", ")
+        guard ids.count > 8 else { return shown }
+        let unfinished = ids.dropFirst(8).reduce(0) { count, id in
+            count + (model.operations.read(id) { $0.state != .finished } == true ? 1 : 0)
+        }
+        return shown + " and \(ids.count - 8) more" + (unfinished > 0 ? " (\(unfinished) of them unfinished)" : "")
     }
 
     private func describe(_ id: OperationID, _ model: DashboardModel) -> String {

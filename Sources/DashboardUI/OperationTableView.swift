@@ -15,9 +15,11 @@ struct OperationTableView {
 
     /// The columns that fit in `width`. Consistent: a wider pane never shows fewer columns nor a
     /// narrower name, and the name column grows only once every column is shown (else a
-    /// narrower terminal could show longer names than a wider one).
-    static func layout(width: Int) -> [(column: ViewState.SortColumn, width: Int)] {
+    /// narrower terminal could show longer names than a wider one). `idWidth` widens the id
+    /// column for ids of more than four digits, which it would otherwise cut.
+    static func layout(width: Int, idWidth: Int = 5) -> [(column: ViewState.SortColumn, width: Int)] {
         var chosen = specs
+        if let id = chosen.firstIndex(where: { $0.column == .id }) { chosen[id].width = max(chosen[id].width, idWidth) }
         func total() -> Int { chosen.reduce(0) { $0 + $1.width } + max(0, chosen.count - 1) }
         while total() > width, let worst = chosen.filter({ $0.drop > 0 }).max(by: { $0.drop < $1.drop }) {
             chosen.removeAll { $0.column == worst.column }
@@ -52,7 +54,8 @@ struct OperationTableView {
         let state = interaction.state
         map.rows = OperationRows.rows(model, state.table, reusing: interaction.map.rows)
         let ids = map.rows.ids
-        let layout = Self.layout(width: area.width)
+        // The tag mark and every digit of the largest id listed (a long run passes 10,000).
+        let layout = Self.layout(width: area.width, idWidth: 1 + String(ids.max()?.rawValue ?? 0).count)
         let columns = layout.map { column, width in
             let title = column == .priority ? "PRIO" : column.title
             return TableView.Column(column == state.table.sort ? title + (state.table.descending ? "-" : "+") : title, width: width)

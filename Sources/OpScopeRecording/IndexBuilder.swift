@@ -52,7 +52,12 @@ struct IndexBuilder {
                 fold.flush()
                 saved.save(fold.model.stream, at: taken, isReset: false)
             }
-            if taken - lastCheckPosition >= options.warningCheckEvents || playTime - lastCheckTime >= options.warningCheckInterval {
+            // A look at the warnings costs in proportion to the operations held: with many held it
+            // waits for proportionally more events, so that indexing stays linear in the recording
+            // (a chain 100,000 deep, added a millisecond apart, took minutes to open).
+            let since = taken - lastCheckPosition
+            let cost = fold.model.operations.count / 8
+            if since >= max(options.warningCheckEvents, cost) || (playTime - lastCheckTime >= options.warningCheckInterval && since >= cost) {
                 checkWarnings(now: playTime)
             }
         case .reset:

@@ -8,7 +8,7 @@ struct OpScopeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opscope-bench",
         abstract: "Measure OpScope's costs (release builds only give meaningful numbers).",
-        subcommands: [BridgeCommand.self, HubCommand.self, CodingCommand.self, MicroCommand.self, ModelCommand.self, UICommand.self, SoakCommand.self, StressCommand.self, AgentCommand.self, RecordingCommand.self]
+        subcommands: [BridgeCommand.self, HubCommand.self, CodingCommand.self, MicroCommand.self, ModelCommand.self, UICommand.self, SoakCommand.self, StressCommand.self, LongRunCommand.self, AgentCommand.self, RecordingCommand.self]
     )
 }
 

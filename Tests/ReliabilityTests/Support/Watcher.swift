@@ -1,0 +1,163 @@
+import DashboardModel
+import DashboardSession
+import Foundation
+import OpScope
+import OperationBridge
+import OperationEvents
+import Synchronization
+import Testing
+
+/// Defects of the bridge these tests found, named once so that every test marking one says the
+/// same thing (`withKnownIssue`); the monitor's hub is being rewritten to fix them.
+enum BridgeDefect {
+    /// `OperationMonitor`'s interim subscription (`MonitorSubscription`) starts every consumer
+    /// from a live snapshot, which lists only unfinished operations: `report(monitor)` made after
+    /// the work says nothing of the operations that finished before it.
+    static let reportWithoutHistory: Comment = """
+        bridge: OpScopeDashboard.report(monitor) starts from a live snapshot (interim MonitorSubscription), \
+        so operations that finished before the call are missing from it instead of listed as finished \
+        (docs/ARCHITECTURE.md, History: the report tells the past)
+        """
+
+    /// A foreign operation that posts `isFinished` while it still waits in its queue (never
+    /// started) is reported with an inferred `started` at its finish: a finish is taken as proof
+    /// that it ran, which holds only for operations their queue started.
+    static let inferredStartOfNeverStarted: Comment = """
+        bridge: a hooked operation finished while still enqueued (its queue never started it) gets an \
+        inferred `started` event at its finish (MonitorCore.foreignOperationFinished), so it is shown as having run
+        """
+
+    /// A dependent whose `isReady` override ignores its dependencies starts while its
+    /// dependency executes. The causal sequencer holds the dependent's events for the
+    /// dependency's finish and, when none comes within its window, emits an inferred finish.
+    static let inferredFinishOfRunningDependency: Comment = """
+        bridge: a dependent whose isReady override ignores its dependencies runs while its dependency executes; \
+        the CausalSequencer holds the dependent's events for the dependency's finish and, after its window \
+        (100 ms of monitor time), emits an inferred finished(dependency): the dependency is shown finished while it runs
+        """
+
+    /// `ObservableOperation.cancel()` marks the cancel (and the finish reports it) before
+    /// Foundation's `cancel()` decides; when the operation finishes in between, Foundation ignores
+    /// the cancel and the operation stays not cancelled, while the stream says cancelled.
+    static let cancelRacingFinish: Comment = """
+        bridge: ObservableOperation.cancel() racing finish(): `.cancelRequested` is set before Foundation's \
+        cancel(); a finish in between reports finished(cancelled: true), then Foundation's cancel() finds the \
+        operation finished and leaves isCancelled false (the report says cancelled, the operation is not)
+        """
+}
+
+/// A dashboard's view of a monitor from the moment the test starts: a subscription whose
+/// batches are folded into a model exactly as a session folds them.
+struct Watcher {
+    private var ingest: EventIngest
+    private let monitor: OperationMonitor
+
+    /// Subscribes now and takes the first batch, so that the view starts before the program does.
+    init(_ monitor: OperationMonitor, consumer: String = "test dashboard") {
+        self.monitor = monitor
+        ingest = EventIngest(source: monitor, configuration: .report, consumer: consumer)
+        _ = ingest.ingest(budget: .max)
+    }
+
+    /// Takes everything the subscription holds and returns the model's report.
+    mutating func report() -> OpScopeReport {
+        _ = ingest.ingest(budget: .max)
+        ingest.advance(to: monitor.now())
+        return ingest.model.report()
+    }
+
+    /// The model as of the last `report()`.
+    var model: DashboardModel { ingest.model }
+
+    mutating func close() { ingest.close() }
+}
+
+/// What the program knows of one operation at the end of a test.
+struct Truth: Equatable, CustomStringConvertible {
+    var state: OperationState
+    /// Nil when either is right (a cancel that raced the finish).
+    var cancelled: Bool?
+
+    static let finished = Truth(state: .finished, cancelled: false)
+    static let cancelled = Truth(state: .finished, cancelled: true)
+    static let executing = Truth(state: .executing, cancelled: false)
+
+    var description: String { "\(state.rawValue)\(cancelled.map { $0 ? ", cancelled" : "" } ?? ", maybe cancelled")" }
+
+    func admits(_ operation: OpScopeReport.Operation) -> Bool {
+        operation.state == state && (cancelled == nil || operation.cancelled == cancelled)
+    }
+}
+
+extension OpScopeReport {
+    /// The operations by name (the tests name every operation uniquely).
+    var byName: [String: OpScopeReport.Operation] {
+        Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// Checks a report made by a consumer that saw the whole program (a dashboard): every operation
+/// is there, in its true state.
+func expectComplete(_ report: OpScopeReport, _ truth: [String: Truth], _ consumer: String,
+                    sourceLocation: SourceLocation = #_sourceLocation) {
+    let listed = report.byName
+    var wrong: [String] = []
+    for (name, expected) in truth.sorted(by: { $0.key < $1.key }) {
+        guard let operation = listed[name] else {
+            wrong.append("\(name): missing, is \(expected)")
+            continue
+        }
+        if !expected.admits(operation) {
+            wrong.append("\(name): shown \(operation.state.rawValue)\(operation.cancelled ? ", cancelled" : ""), is \(expected)")
+        }
+    }
+    let wrongCount = wrong.count
+    #expect(wrongCount == 0, "\(consumer): \(wrong.count) wrong of \(truth.count): \(wrong.prefix(12).joined(separator: "; "))",
+            sourceLocation: sourceLocation)
+}
+
+/// Checks `OpScopeDashboard.report(monitor)` made at the end: what still runs or waits is there
+/// in its true state, nothing that finished is shown otherwise, and (the history the report
+/// promises) every finished operation is listed as finished.
+func expectFinalReport(_ report: OpScopeReport, _ truth: [String: Truth], sourceLocation: SourceLocation = #_sourceLocation) {
+    let live = truth.filter { $0.value.state != .finished }
+    expectComplete(report, live, "report(monitor), unfinished operations", sourceLocation: sourceLocation)
+    let listed = report.byName
+    let stale = truth.filter { name, expected in
+        expected.state == .finished && listed[name].map { !expected.admits($0) } == true
+    }
+    let staleCount = stale.count
+    #expect(staleCount == 0, "report(monitor) shows finished operations otherwise: \(stale.keys.sorted().prefix(12))",
+            sourceLocation: sourceLocation)
+    let finished = truth.filter { $0.value.state == .finished }
+    guard !finished.isEmpty else { return }
+    let missing = finished.keys.filter { listed[$0] == nil }.sorted()
+    let missingCount = missing.count
+    withKnownIssue(BridgeDefect.reportWithoutHistory) {
+        #expect(missingCount == 0, "report(monitor) misses \(missingCount) of \(finished.count) finished operations: \(missing.prefix(8))",
+                sourceLocation: sourceLocation)
+    }
+}
+
+/// A monitor clock the test moves: verdicts that depend on time (grace periods, how long the
+/// stream holds an event for its cause) follow what the test does, not how busy the machine is.
+final class ManualTime: Sendable {
+    private let nanoseconds = Atomic<UInt64>(1_000_000_000)
+
+    var clock: MonitorClock { MonitorClock { [self] in nanoseconds.load(ordering: .acquiring) } }
+
+    func advance(seconds: Double) {
+        nanoseconds.wrappingAdd(UInt64(seconds * 1e9), ordering: .acquiringAndReleasing)
+    }
+}
+
+extension OperationMonitor {
+    /// A monitor for these tests: a buffer large enough for the biggest case (the tests count
+    /// drops and expect none), on `time` when given.
+    static func forTest(time: ManualTime? = nil, buffer: Int = 1 << 18) -> OperationMonitor {
+        var configuration = OperationMonitor.Configuration()
+        configuration.bufferCapacity = buffer
+        if let time { configuration.clock = time.clock }
+        return OperationMonitor(configuration: configuration)
+    }
+}
