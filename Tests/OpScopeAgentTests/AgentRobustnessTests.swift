@@ -162,9 +162,7 @@ struct AgentRobustnessTests {
         let bound = configuration.sendBufferLimit + configuration.batchLimit * 1_024
         #expect(agent.statistics.largestSendBuffer <= bound)
         #expect(agent.statistics.clientsDropped == 0)
-        clock.advance(seconds: 10)
-        agent.wake()
-        #expect(eventually { agent.statistics.clientsDropped == 1 })
+        #expect(stallUntilDropped(agent, clock))
         #expect(silent.waitUntilClosed())
         #expect(agent.statistics.largestSendBuffer <= bound)
         expectLiveConsole(console, source)

@@ -151,3 +151,15 @@ final class Collector {
         return 0
     }
 }
+
+/// Moves the manual clock past the stall timeout until the agent drops its silent console (at
+/// most 5 times: bytes the kernel still took after the bound was reached count as progress, at
+/// the clock's new time).
+func stallUntilDropped(_ agent: AgentServer, _ clock: ManualClock) -> Bool {
+    for _ in 0..<5 {
+        clock.advance(seconds: 10)
+        agent.wake()
+        if eventually(2, { agent.statistics.clientsDropped == 1 }) { return true }
+    }
+    return false
+}
