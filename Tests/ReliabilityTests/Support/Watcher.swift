@@ -10,15 +10,6 @@ import Testing
 /// Defects of the bridge these tests found, named once so that every test marking one says the
 /// same thing (`withKnownIssue`); the monitor's hub is being rewritten to fix them.
 enum BridgeDefect {
-    /// `OperationMonitor`'s interim subscription (`MonitorSubscription`) starts every consumer
-    /// from a live snapshot, which lists only unfinished operations: `report(monitor)` made after
-    /// the work says nothing of the operations that finished before it.
-    static let reportWithoutHistory: Comment = """
-        bridge: OpScopeDashboard.report(monitor) starts from a live snapshot (interim MonitorSubscription), \
-        so operations that finished before the call are missing from it instead of listed as finished \
-        (docs/ARCHITECTURE.md, History: the report tells the past)
-        """
-
     /// A foreign operation that posts `isFinished` while it still waits in its queue (never
     /// started) is reported with an inferred `started` at its finish: a finish is taken as proof
     /// that it ran, which holds only for operations their queue started.
@@ -133,10 +124,8 @@ func expectFinalReport(_ report: OpScopeReport, _ truth: [String: Truth], source
     guard !finished.isEmpty else { return }
     let missing = finished.keys.filter { listed[$0] == nil }.sorted()
     let missingCount = missing.count
-    withKnownIssue(BridgeDefect.reportWithoutHistory) {
-        #expect(missingCount == 0, "report(monitor) misses \(missingCount) of \(finished.count) finished operations: \(missing.prefix(8))",
-                sourceLocation: sourceLocation)
-    }
+    #expect(missingCount == 0, "report(monitor) misses \(missingCount) of \(finished.count) finished operations: \(missing.prefix(8))",
+            sourceLocation: sourceLocation)
 }
 
 /// A monitor clock the test moves: verdicts that depend on time (grace periods, how long the
