@@ -77,9 +77,12 @@ struct DashboardFixesTerminalTests {
         tmux.send("/")
         tmux.send("hang-")
         tmux.send("Enter")
-        // Table rows only (they say the state; the graph's boxes do not).
+        // Table rows only: they open with the pane's border and say the state (the graph's boxes
+        // do not; the narration line, which can say "it stays executing", opens with »).
         func rows(_ screen: String) -> [Substring] {
-            screen.split(separator: "\n").filter { $0.contains("hang-") && ($0.contains("executing") || $0.contains("ready")) }
+            screen.split(separator: "\n").filter {
+                $0.hasPrefix("│") && $0.contains("hang-") && ($0.contains("● executing") || $0.contains("◐ ready"))
+            }
         }
         let screen = tmux.wait(for: "four hang rows") { rows($0).count >= 4 }
         let names = rows(screen).compactMap { line in line.split(separator: " ").first { $0.hasPrefix("hang-") } }
