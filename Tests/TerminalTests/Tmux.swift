@@ -33,10 +33,13 @@ final class Tmux {
     }
 
     /// Starts `command` in a new detached session of `width` × `height`. After the command
-    /// ends, the pane prints its exit status and `stty -a`, and stays open to be read.
+    /// ends, the pane prints `stty -a` and then its exit status, and stays open to be read.
+    /// The status comes last so that a test waiting for `EXIT=` also has the terminal's modes
+    /// on screen: printed the other way round, a busy machine let a test read the screen between
+    /// the two and find no `icanon`.
     init(_ command: String, width: Int = 120, height: Int = 40) {
         name = "opscope-test-\(UUID().uuidString.prefix(8))"
-        let script = "TERM=xterm-256color \(command); echo EXIT=$?; stty -a; sleep 120"
+        let script = "TERM=xterm-256color \(command); status=$?; stty -a; echo EXIT=$status; sleep 120"
         Tmux.run(["tmux", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "sh", "-c", script])
     }
 
@@ -61,8 +64,11 @@ final class Tmux {
     }
 
     /// Waits until the screen satisfies `condition` (polling), returns the last screen.
+    /// The default limit is generous on purpose: a wait ends as soon as the screen is right, so
+    /// the limit only matters on a machine so busy that a debug binary takes seconds to start
+    /// (15 s was once not enough to see the first dashboard while the machine compiled).
     @discardableResult
-    func wait(seconds: Double = 15, for description: String, sourceLocation: SourceLocation = #_sourceLocation,
+    func wait(seconds: Double = 45, for description: String, sourceLocation: SourceLocation = #_sourceLocation,
               _ condition: (String) -> Bool) -> String {
         let deadline = Date().addingTimeInterval(failed ? 0.5 : seconds)
         var last = ""
