@@ -18,8 +18,13 @@ public struct LongRun: Sendable {
     public var operations: Int
     /// Observed queues the operations go to (max concurrency 2, 4, 6, ...).
     public var queues = 4
-    /// The most resident memory the run may reach, in megabytes.
-    public var ceilingMegabytes = 512
+    /// The most resident memory the run may reach, in megabytes. What holds memory here is
+    /// bounded by configuration: each consumer's subscription buffer (131,072 events; the
+    /// recorder's 262,144), each session's playback history (100,000 events), the agent's send
+    /// buffer, the monitor's history (20,000 finished operations). With every consumer behind a
+    /// flood of trivial operations they fill together; the three runs of RELIABILITY.md peaked at
+    /// 590 to 628 MB that way.
+    public var ceilingMegabytes = 768
     /// Where the recording goes; a file in the temporary directory when nil (removed after).
     public var recordingPath: String?
     /// Reads the recording back at the end (its events, its final model) and times it.
@@ -50,7 +55,8 @@ public struct LongRun: Sendable {
         agentConfiguration.program = "longrun"
         agentConfiguration.removeAtExit = true
         let agent = consumers.contains(.console) ? try AgentServer.start(monitor, configuration: agentConfiguration) : nil
-        let remote = try agent.map { try RemoteSource(path: $0.socketPath, reconnects: false, client: "longrun console") }
+        // As `opscope attach` connects: a console the agent drops for falling behind connects again.
+        let remote = try agent.map { try RemoteSource(path: $0.socketPath, reconnects: true, client: "longrun console") }
         let dashboard = consumers.contains(.dashboard) ? SessionDriver(name: "dashboard", source: monitor) : nil
         let console = remote.map { SessionDriver(name: "attached console", source: $0) }
         dashboard?.start()
@@ -69,8 +75,10 @@ public struct LongRun: Sendable {
 
         // Let the recorder and the agent's console catch up, then stop them in turn.
         recorder?.sync()
-        result.dashboard = dashboard?.stop()
-        result.console = console?.stop()
+        let end = UInt64(monitor.acceptedEvents)
+        result.dashboard = dashboard?.stop(at: end)
+        result.console = console?.stop(at: end)
+        result.consoleConnection = remote.map { "\($0.connection)" }
         recorder?.stop()
         result.agent = agent?.statistics
         remote?.close()

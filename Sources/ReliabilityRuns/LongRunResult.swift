@@ -52,6 +52,8 @@ public struct LongRunResult: Sendable, CustomStringConvertible {
     public var dashboard: ConsumerFigures?
     /// What the attached console saw.
     public var console: ConsumerFigures?
+    /// The attached console's connection when it stopped.
+    public var consoleConnection: String?
     /// What the recorder wrote.
     public var recorder: RecorderFigures?
     /// What the agent sent its console.
@@ -76,6 +78,7 @@ public struct LongRunResult: Sendable, CustomStringConvertible {
         if peakKilobytes > ceilingKilobytes { problems.append("peak RSS \(peakKilobytes / 1024) MB over the ceiling of \(ceilingKilobytes / 1024) MB") }
         if let failure = recorder?.failure { problems.append("the recording failed: \(failure)") }
         for figures in [dashboard, console, recordingReadBack].compactMap({ $0 }) {
+            if !figures.caughtUp { problems.append("\(figures.name): did not reach the end of the stream within two minutes") }
             if figures.unfinished > 0 { problems.append("\(figures.name): \(figures.unfinished) operations still shown unfinished") }
             let lost = figures.dropped > 0 || figures.sequenceGaps > 0
             if !lost, figures.finished != operations {
@@ -99,7 +102,7 @@ public struct LongRunResult: Sendable, CustomStringConvertible {
         }
         if let agent {
             lines.append("agent: \(agent.eventsSent) events and \(agent.keyframesSent) keyframes sent, \(agent.clientsDropped) clients dropped, "
-                         + "largest send buffer \(agent.largestSendBuffer / 1024) KB")
+                         + "largest send buffer \(agent.largestSendBuffer / 1024) KB; the console's connection at the end: \(consoleConnection ?? "-")")
         }
         if let readBack = recordingReadBack {
             lines.append(readBack.description + String(format: " (opened in %.1f s)", recordingOpenSeconds))

@@ -14,6 +14,9 @@ public final class SessionDriver: @unchecked Sendable {
     private let source: any EventSource
     private let options: SessionOptions
     private let stopping = Atomic<Bool>(false)
+    /// The stream position to reach before stopping (set by `stop`), and how long to try.
+    private let target = Atomic<UInt64>(0)
+    private let patience = 120.0
     private let done = DispatchSemaphore(value: 0)
     private var figures = ConsumerFigures(name: "")
     private let name: String
@@ -35,21 +38,27 @@ public final class SessionDriver: @unchecked Sendable {
                 // The terminal's wait returns at once; the dashboard's own pause between turns.
                 Thread.sleep(forTimeInterval: session.idleWait)
             }
-            // Take what is left: turns until nothing more arrives.
-            var applied = -1
-            while applied != session.ingest.eventsApplied {
-                applied = session.ingest.eventsApplied
+            // Take what is left: turns until the model has reached the end of the stream (events
+            // may still be on their way, through a socket for a console), or patience runs out.
+            let deadline = Date().addingTimeInterval(patience)
+            let end = target.load(ordering: .acquiring)
+            while session.ingest.model.stream.nextSequence < end, Date() < deadline {
                 _ = session.step(on: terminal)
+                Thread.sleep(forTimeInterval: session.idleWait)
             }
+            _ = session.step(on: terminal)
             figures = ConsumerFigures(name: name, session: session, frames: terminal.frameCount)
+            figures.caughtUp = session.ingest.model.stream.nextSequence >= end
             done.signal()
         }
         thread.name = "opscope.longrun.\(name)"
         thread.start()
     }
 
-    /// Stops the session after it took everything its source still holds; returns its figures.
-    public func stop() -> ConsumerFigures {
+    /// Stops the session once its model has reached `end` (the stream's next sequence number
+    /// when the program's work is over), or after two minutes of trying; returns its figures.
+    public func stop(at end: UInt64) -> ConsumerFigures {
+        target.store(end, ordering: .releasing)
         stopping.store(true, ordering: .releasing)
         done.wait()
         return figures
@@ -80,6 +89,8 @@ public struct ConsumerFigures: Sendable, CustomStringConvertible {
     public var unfinished = 0
     /// Operations its model retains at the end.
     public var retained = 0
+    /// Whether its model reached the end of the stream before it stopped.
+    public var caughtUp = true
 
     /// No figures yet.
     public init(name: String) { self.name = name }
@@ -103,5 +114,6 @@ public struct ConsumerFigures: Sendable, CustomStringConvertible {
     public var description: String {
         "\(name): \(eventsApplied) events applied, \(dropped) dropped, \(sequenceGaps) sequence gaps (\(missedEvents) events skipped), "
             + "\(anomalies) anomalies, \(frames) frames; finished \(finished) (cancelled \(cancelled)), unfinished \(unfinished), retained \(retained)"
+            + (caughtUp ? "" : "; DID NOT reach the end of the stream")
     }
 }

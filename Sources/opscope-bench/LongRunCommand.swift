@@ -13,7 +13,7 @@ struct LongRunCommand: ParsableCommand {
     var operations = 1_000_000
 
     @Option(help: "Resident memory the run may reach, in megabytes.")
-    var ceiling = 512
+    var ceiling = 768
 
     @Option(help: "Keep the recording at this path (by default it is written to a temporary file and removed).")
     var recording: String?

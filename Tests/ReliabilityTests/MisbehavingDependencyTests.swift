@@ -153,12 +153,13 @@ struct MisbehavingDependencyTests {
             time.advance(seconds: 2)
             var truth: [String: Truth] = [:]
             for index in 0..<5 { truth["impatient-\(index)"] = .finished }
-            let report = watcher.report()
-            expectComplete(report, truth, "the dashboard while the dependency runs")
-            let shown = report.byName["dependency"]
-            let described = (shown?.state.rawValue ?? "missing") + (shown?.finishInferred == true ? " (finish inferred)" : "")
-            withKnownIssue(BridgeDefect.inferredFinishOfRunningDependency) {
-                #expect(shown?.state == .executing, "the dependency, still executing, is shown \(described)")
+            for (consumer, report) in [("the dashboard", watcher.report()), ("report(monitor)", OpScopeDashboard.report(monitor))] {
+                expectComplete(report, truth, "\(consumer) while the dependency runs")
+                let shown = report.byName["dependency"]
+                let described = (shown?.state.rawValue ?? "missing") + (shown?.finishInferred == true ? " (finish inferred)" : "")
+                withKnownIssue(BridgeDefect.inferredFinishOfRunningDependency) {
+                    #expect(shown?.state == .executing, "\(consumer): the dependency, still executing, is shown \(described)")
+                }
             }
             truth["dependency"] = .executing
             // The report reads the same stream: the same defect shows the dependency finished.
