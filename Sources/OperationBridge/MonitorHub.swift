@@ -209,7 +209,7 @@ final class MonitorHub: @unchecked Sendable {
             sequencer.push(event, into: &ordered)
         }
         if !ordered.isEmpty { publish() }
-        history.withHead { $0.noteEventsLost(total: loss) }
+        _ = history.withHead { $0.noteEventsLost(total: loss) }
         repairedLoss = max(repairedLoss, loss)
         counts.repairs += 1
         drainRing(now: now)
