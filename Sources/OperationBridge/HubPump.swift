@@ -75,6 +75,7 @@ final class HubPump: @unchecked Sendable {
             let retained = core.takeUnretainedValue()
             let before = threadCPUNanoseconds()
             retained.hub.service()
+            retained.hub.foldOnPump()
             cpuNanoseconds.wrappingAdd(threadCPUNanoseconds() &- before, ordering: .relaxed)
             runs.wrappingAdd(1, ordering: .relaxed)
         }

@@ -5,8 +5,7 @@ extension MonitorCore {
     /// See `OperationMonitor.snapshot()`.
     func snapshot() -> MonitorSnapshot {
         // Serve what was produced so far first: every event numbered below `sequence` is then
-        // reflected in what is read after.
-        // (No repair first: reading the live state is what this call does anyway.)
+        // reflected in what is read after. No repair first: it would read the live state too.
         let sequence = hub.catchUp(repairing: false)
         return readLiveState(sequence: sequence, time: clock.now())
     }

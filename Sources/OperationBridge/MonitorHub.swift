@@ -6,13 +6,14 @@ import Synchronization
 /// history and hands them to every consumer (docs/ARCHITECTURE.md, "The event stream").
 ///
 /// Producers push to the lock-free ring and never wait. The hub drains the ring, puts the events
-/// in causal order (`CausalSequencer`), applies each to its head `StreamState` (the history:
-/// finished operations with their times, released queues, counters) and appends it to every
-/// subscription's own bounded buffer. A subscription starts with a keyframe of the head; one
-/// that falls further behind than its buffer loses those events, counts them, and starts again
-/// from a keyframe; nobody waits for it. Events the ring had to drop are repaired in the stream
-/// itself: the hub reads the live state, emits the corrections that make the history agree with
-/// it, and records the loss, so every consumer converges the same way.
+/// in causal order (`CausalSequencer`), appends them to every subscription's own bounded buffer
+/// and folds them into its head `StreamState` (the history: finished operations with their
+/// times, released queues, counters; `HubHistory` says when the fold runs). A subscription
+/// starts with a keyframe of the head; one that falls further behind than its buffer loses
+/// those events, counts them, and starts again from a keyframe; nobody waits for it. Events
+/// the ring had to drop are repaired in the stream itself: the hub reads the live state, emits
+/// the corrections that make the history agree with it, and records the loss, so every
+/// consumer converges the same way.
 ///
 /// The hub runs when a subscription reads, when a snapshot or report is made, and on the pump
 /// thread, which producers wake only when the ring holds `pumpThreshold` undrained events (or
@@ -33,10 +34,12 @@ final class MonitorHub: @unchecked Sendable {
 
     private let lock = NSLock()
     private var sequencer: CausalSequencer
-    private var head: StreamState
+    private let history: HubHistory
+    /// Whether the pump thread folds the history (else the thread serving does, at once).
+    private let foldsOnPump: Bool
     private var subscribers: [SubscriberBuffer] = []
     private var nextSubscriber = 0
-    /// Ordered events not yet applied and handed out (reused between calls).
+    /// Ordered events not yet handed out.
     private var ordered: [MonitorEvent] = []
     /// Events the ring dropped whose loss is repaired in the stream (and counted in it).
     private var repairedLoss = 0
@@ -63,7 +66,8 @@ final class MonitorHub: @unchecked Sendable {
         defaultCapacity = max(1, configuration.subscriptionBufferCapacity)
         pumpThreshold = max(1, ring.capacity / 4)
         sequencer = CausalSequencer(window: configuration.causalWindow)
-        head = StreamState(retention: configuration.history)
+        foldsOnPump = configuration.pumpsAutomatically
+        history = HubHistory(retention: configuration.history, foldThreshold: 4_096, logLimit: ring.capacity)
         pump = HubPump()
         if configuration.pumpsAutomatically {
             let pump = self.pump
@@ -114,7 +118,7 @@ final class MonitorHub: @unchecked Sendable {
     }
 
     /// Drains the ring to its end, lets out held events older than the window at `now`, and
-    /// trims the history. Lock held.
+    /// has the history folded: by the pump once enough is logged, else at once. Lock held.
     private func drainRing(now: UInt64) {
         while true {
             let moved = ring.drain(limit: 4_096) { event in sequencer.push(event, into: &ordered) }
@@ -123,17 +127,35 @@ final class MonitorHub: @unchecked Sendable {
         }
         sequencer.advance(to: now, into: &ordered)
         if !ordered.isEmpty { publish() }
-        head.trim(now: now)
+        history.advance(to: now)
+        if foldsOnPump {
+            history.foldIfFull()
+            if history.logged >= history.foldThreshold { pump.wake() }
+        } else {
+            history.withHead { _ in }
+        }
         counts.services += 1
         rearmPump()
     }
 
-    /// Applies the ordered events to the history and appends them to every subscription. Lock held.
+    /// Appends the ordered events to every subscription and to the history's log. Lock held.
     private func publish() {
-        for event in ordered { head.apply(event) }
         for index in subscribers.indices { subscribers[index].receive(ordered) }
         counts.events += ordered.count
-        ordered.removeAll(keepingCapacity: ordered.capacity <= 65_536)
+        history.append(ordered)
+        ordered = []
+    }
+
+    /// Folds the history's log on the pump thread, without the hub's lock: consumers keep
+    /// draining the ring meanwhile.
+    func foldOnPump() {
+        lock.lock()
+        guard let work = history.takeForFold() else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        history.foldTaken(work)
     }
 
     /// Asks the producer that makes the ring hold `pumpThreshold` undrained events to wake the
@@ -183,11 +205,11 @@ final class MonitorHub: @unchecked Sendable {
         drainRing(upTo: mark)
         // Corrections go through the sequencer like any event: it numbers them, keeps them in
         // causal order and learns what they announce and end.
-        for event in head.corrections(toMatch: live, time: now) {
+        for event in history.withHead({ $0.corrections(toMatch: live, time: now) }) {
             sequencer.push(event, into: &ordered)
         }
         if !ordered.isEmpty { publish() }
-        head.noteEventsLost(total: loss)
+        _ = history.withHead { $0.noteEventsLost(total: loss) }
         repairedLoss = max(repairedLoss, loss)
         counts.repairs += 1
         drainRing(now: now)
@@ -219,7 +241,7 @@ final class MonitorHub: @unchecked Sendable {
         let id = nextSubscriber
         nextSubscriber += 1
         subscribers.append(SubscriberBuffer(
-            id: id, consumer: consumer, capacity: max(1, capacity ?? defaultCapacity), keyframe: head))
+            id: id, consumer: consumer, capacity: max(1, capacity ?? defaultCapacity), keyframe: history.withHead { $0 }))
         return id
     }
 
@@ -238,7 +260,7 @@ final class MonitorHub: @unchecked Sendable {
             keyframe.noteEventsLost(total: dropped)
             start = .keyframe(keyframe)
         } else if subscribers[index].needsKeyframe {
-            var keyframe = head
+            var keyframe = history.withHead { $0 }
             keyframe.noteEventsLost(total: dropped)
             start = .keyframe(keyframe)
             subscribers[index].restart()
@@ -266,12 +288,12 @@ final class MonitorHub: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// A copy of the history now (after serving the ring).
-    var history: StreamState {
+    /// A copy of the history now (after serving the ring and repairing any loss).
+    var currentHistory: StreamState {
         service(repairNow: true)
         lock.lock()
         defer { lock.unlock() }
-        return head
+        return history.withHead { $0 }
     }
 
     /// What the hub and its sequencer did so far.

@@ -111,7 +111,7 @@ public final class OperationMonitor: @unchecked Sendable {
     package var hubStatistics: HubStatistics { core.hub.statistics }
 
     /// The monitor's history now: the state of the stream so far, with the retained past.
-    package var history: StreamState { core.hub.history }
+    package var history: StreamState { core.hub.currentHistory }
 
     /// The current time on the monitor's clock.
     public func now() -> UInt64 { core.now() }

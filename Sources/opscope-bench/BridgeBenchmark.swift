@@ -137,8 +137,9 @@ struct BridgeBenchmark {
         }
         if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil, mode == .instrumented || mode == .foreign {
             let pump = monitor.pumpCost
-            print(String(format: "  [%@] hub thread: %d runs, %.1f ms CPU; consumer took %d events", mode.rawValue, pump.runs,
-                         Double(pump.cpuNanoseconds) / 1e6, consumer.received))
+            print(String(format: "  [%@] hub thread: %d runs, %.1f ms CPU; consumer took %d events, lost %d (the ring dropped %d); "
+                         + "%d repairs, %d keyframes", mode.rawValue, pump.runs, Double(pump.cpuNanoseconds) / 1e6, consumer.received,
+                         consumer.lost, monitor.droppedEvents, monitor.hubStatistics.repairs, monitor.hubStatistics.keyframes))
         }
         return (Double(operations) / elapsed, consumer.lost, monitor.orderingStatistics)
     }

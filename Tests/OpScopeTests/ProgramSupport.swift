@@ -39,12 +39,19 @@ final class Gate: Sendable {
 /// flags behind a lock, with the notifications Foundation reads. `finishes: false` never ends
 /// (it waits for an event that never comes); `notifies: false` sets its finished flag but
 /// forgets to tell the queue, which then keeps it forever.
+///
+/// The one that forgets ends at a known event, not on another thread at some moment: when
+/// `start()` returns, Foundation's queue reads `isFinished` once on the same thread and, if it
+/// is already true, finishes the operation itself (`OperationQueue._schedule(_:)`), which would
+/// hide the bug. So its flag flips just after that read has answered false.
 final class ArticleAsyncOperation: Operation, @unchecked Sendable {
     private let lock = NSLock()
     private var executing = false
     private var finished = false
     private let finishes: Bool
     private let notifies: Bool
+    /// The thread that ran `start()` of one that forgets, until the queue's read after it.
+    private var startThread: pthread_t?
     /// Opened when the work has started (and, for one that finishes, when it set its flag).
     let started = Gate()
     let ended = Gate()
@@ -58,7 +65,16 @@ final class ArticleAsyncOperation: Operation, @unchecked Sendable {
 
     override var isAsynchronous: Bool { true }
     override var isExecuting: Bool { lock.withLock { executing } }
-    override var isFinished: Bool { lock.withLock { finished } }
+    override var isFinished: Bool {
+        let (answer, endsNow) = lock.withLock { () -> (Bool, Bool) in
+            guard let thread = startThread, pthread_equal(thread, pthread_self()) != 0 else { return (finished, false) }
+            startThread = nil
+            return (finished, true)
+        }
+        // The queue's look after `start()` saw "not finished": the work ends now, untold.
+        if endsNow { finish() }
+        return answer
+    }
 
     override func start() {
         guard !isCancelled else { return finish() }
@@ -67,7 +83,11 @@ final class ArticleAsyncOperation: Operation, @unchecked Sendable {
         didChangeValue(forKey: "isExecuting")
         started.open()
         guard finishes else { return }
-        DispatchQueue.global().async { self.finish() }
+        if notifies {
+            DispatchQueue.global().async { self.finish() }
+        } else {
+            lock.withLock { startThread = pthread_self() }
+        }
     }
 
     /// Ends the work; with `notifies: false` the queue is not told (the bug).

@@ -67,6 +67,39 @@ struct CommandTests {
         queue.waitUntilAllOperationsAreFinished()
     }
 
+    @Test("cancelling an operation that belongs to no queue says so: cancelled, and only the app can start it")
+    func cancelOutsideAnyQueue() throws {
+        let monitor = OperationMonitor.manual(ManualClock())
+        let log = EventLog(monitor)
+        let queue = ObservedOperationQueue(monitor: monitor, name: "work")
+        let ran = Recorder<String>()
+        // A plain operation seen only as a dependency: never enqueued, so no queue will start it.
+        let outside = BlockOperation { ran.append("outside") }
+        let dependent = BlockOperation { ran.append("dependent") }
+        dependent.addDependency(outside)
+        queue.addOperation(dependent)
+        log.drain()
+        let outsideID = try #require(log.added.values.first { $0.queue == nil }?.id)
+        #expect(log.added[outsideID]?.observation == .external)
+
+        let receipt = try monitor.perform(.cancel(operations: [outsideID])).get()
+        #expect(receipt.message == "cancelled \(outsideID); \(outsideID) is not in any queue: only the app can start it")
+        #expect(receipt.operations == [outsideID])
+        // What the receipt says is what happened: cancelled, not finished, its dependent still held.
+        #expect(outside.isCancelled && !outside.isFinished)
+        #expect(!dependent.isReady)
+        log.drain()
+        #expect(log.count(outsideID) { $0.isCancelled } == 1)
+        #expect(log.finished(outsideID) == nil)
+        // A second cancel is no longer "gone": it is still there, cancelled, waiting for the app.
+        #expect(try monitor.perform(.cancel(operations: [outsideID])).get().operations == [outsideID])
+
+        // The app starts it: it finishes as cancelled without running, and its dependent runs.
+        outside.start()
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(ran.all == ["dependent"])
+    }
+
     @Test("queue commands: suspend, resume, max concurrency, cancel all; bad values refused")
     func queueCommands() throws {
         let monitor = OperationMonitor()

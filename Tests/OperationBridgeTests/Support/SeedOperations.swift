@@ -199,26 +199,42 @@ final class CountedObservableOperation: ObservableOperation, @unchecked Sendable
 
 /// The seeds' classic bug: the state flips to finished but `didChangeValue(forKey: "isFinished")`
 /// is never sent, so the queue keeps the operation forever and its dependents never run.
+///
+/// The flip happens at a known event, not after a delay: when `start()` returns, Foundation's
+/// queue reads `isFinished` once on the same thread and, if it is already true, finishes the
+/// operation itself (`OperationQueue._schedule(_:)`), which would hide the bug. So the state
+/// flips just after that read has answered false (a timer raced with it and lost under a
+/// sanitizer's slowdown).
 final class ForgetfulAsyncOperation: Operation, @unchecked Sendable {
     private let lock = NSLock()
     private var executing = false
     private var finished = false
+    /// The thread that ran `start()`, until the queue's read after `start()` returned.
+    private var startThread: pthread_t?
 
     override var isAsynchronous: Bool { true }
     override var isExecuting: Bool { lock.lock(); defer { lock.unlock() }; return executing }
-    override var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return finished }
+    override var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let answer = finished
+        if let thread = startThread, pthread_equal(thread, pthread_self()) != 0 {
+            // The queue's look after `start()`: it saw "not finished"; now finish, silently.
+            startThread = nil
+            executing = false
+            finished = true         // ...and no didChangeValue(forKey: "isFinished")
+        }
+        return answer
+    }
 
     override func start() {
         lock.lock()
         executing = true
         lock.unlock()
         didChangeValue(forKey: "isExecuting")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.005) {
-            self.lock.lock()
-            self.executing = false
-            self.finished = true        // ...and no didChangeValue(forKey: "isFinished")
-            self.lock.unlock()
-        }
+        lock.lock()
+        startThread = pthread_self()
+        lock.unlock()
     }
 
     /// Sends the missing notification so a test can let the queue drain.

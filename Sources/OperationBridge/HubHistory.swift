@@ -1,0 +1,97 @@
+import Foundation
+import OperationEvents
+
+/// The hub's history: its head `StreamState`, the fold of every event the hub gave out.
+///
+/// Folding an event into the history costs more than ordering it and handing it out (about
+/// two thirds of the hub's work per event), and nobody needs the head until a keyframe is made
+/// or a loss repaired. So the hub appends what it publishes to a log here, and the log is folded
+/// in order: on the pump thread once it holds `foldThreshold` events, while consumers keep
+/// draining the ring; or at once when the head is needed, or when the log reaches `logLimit`
+/// (then by the thread serving: the log stays bounded whatever the pump does).
+///
+/// Two locks: the hub's lock guards the log (every method but `foldTaken` is called with it
+/// held), `foldLock` guards the head. Lock order: the hub's lock, then `foldLock`. A fold on the
+/// pump thread takes the log under both, then releases the hub's lock and folds under
+/// `foldLock` alone, so whoever needs the head waits for that fold to end, and folds the newer
+/// rest after it: events are folded in the order they were given out.
+final class HubHistory: @unchecked Sendable {
+    // Safety: `log`, `logged` and `now` are guarded by the hub's lock, `head` by `foldLock`.
+    private let foldLock = NSLock()
+    private var head: StreamState
+    private var log: [[MonitorEvent]] = []
+    /// Events in the log.
+    private(set) var logged = 0
+    /// The latest monitor time the hub served at (for trimming by age).
+    private var now: UInt64 = 0
+    /// Log size that asks the pump to fold.
+    let foldThreshold: Int
+    /// Log size the serving thread folds at itself.
+    let logLimit: Int
+
+    init(retention: StreamRetention, foldThreshold: Int, logLimit: Int) {
+        head = StreamState(retention: retention)
+        self.foldThreshold = max(1, foldThreshold)
+        self.logLimit = max(self.foldThreshold, logLimit)
+    }
+
+    /// Appends events the hub gave out, in order. Hub lock held.
+    func append(_ events: [MonitorEvent]) {
+        logged += events.count
+        log.append(events)
+    }
+
+    /// The time to trim at, from now on. Hub lock held.
+    func advance(to time: UInt64) {
+        if time > now { now = time }
+    }
+
+    /// Runs `body` on the head with everything given out so far folded in (waiting for a fold in
+    /// progress on the pump thread). Hub lock held.
+    func withHead<T>(_ body: (inout StreamState) -> T) -> T {
+        foldLock.lock()
+        defer { foldLock.unlock() }
+        fold(takeLog(), trimAt: now)
+        return body(&head)
+    }
+
+    /// Folds the log now if it reached `logLimit`. Hub lock held.
+    func foldIfFull() {
+        guard logged >= logLimit else { return }
+        foldLock.lock()
+        fold(takeLog(), trimAt: now)
+        foldLock.unlock()
+    }
+
+    /// Starts a fold for the pump: takes the log with `foldLock` held and returns it, or nil
+    /// (and no lock) when the log is empty. Hub lock held; the caller releases it, then calls
+    /// `foldTaken` with what this returned.
+    func takeForFold() -> (events: [[MonitorEvent]], trimAt: UInt64)? {
+        guard logged > 0 else { return nil }
+        foldLock.lock()
+        return (takeLog(), now)
+    }
+
+    /// Folds what `takeForFold` took and releases `foldLock`. Hub lock not held.
+    func foldTaken(_ work: (events: [[MonitorEvent]], trimAt: UInt64)) {
+        fold(work.events, trimAt: work.trimAt)
+        foldLock.unlock()
+    }
+
+    /// Hub lock held.
+    private func takeLog() -> [[MonitorEvent]] {
+        defer {
+            log = []
+            logged = 0
+        }
+        return log
+    }
+
+    /// `foldLock` held.
+    private func fold(_ events: [[MonitorEvent]], trimAt time: UInt64) {
+        for chunk in events {
+            for index in chunk.indices { head.apply(chunk[index]) }
+        }
+        head.trim(now: time)
+    }
+}
