@@ -101,7 +101,7 @@ struct ModelCommand: ParsableCommand {
     @Option(help: "Repetitions per measurement (medians are reported).")
     var repetitions = 9
 
-    @Option(help: "Only these parts (comma-separated: layout, edit, reduce, memory, report).")
+    @Option(help: "Only these parts (comma-separated: layout, edit, reduce, fold (the stream state alone), memory, report).")
     var only: String?
 
     @Option(help: "Operation counts of the scaling curve (comma-separated).")

@@ -9,11 +9,12 @@ extension DashboardModel {
     /// on loops are ignored, so the value is finite even in a deadlocked graph. A cancelled
     /// operation waits for nothing (Foundation releases it): 0.
     func computedLevel(of id: OperationID) -> Int {
-        guard let (dependencies, cancelled) = operations.read(id, { ($0.dependencies, $0.isCancelled) }), !cancelled else { return 0 }
+        guard let (dependencies, cancelled) = operations.withRecord(id, { ($0.pointee.dependencies, $0.pointee.isCancelled) }), !cancelled
+        else { return 0 }
         var level = 0
         let checkLoops = !loopMembers.isEmpty && loopMembers.contains(id)
         for dependency in dependencies {
-            guard let dependencyLevel = operations.read(dependency, { $0.level }) else { continue }
+            guard let dependencyLevel = operations.withRecord(dependency, { $0.pointee.level }) else { continue }
             if checkLoops, loopMembers.contains(dependency) { continue }
             level = max(level, dependencyLevel + 1)
         }

@@ -6,8 +6,18 @@
 /// properties below read it. Times are kept with a sentinel rather than as optionals, and the
 /// key changes packed, so that a long retained history stays small.
 public struct OperationRecord: Sendable {
+    // The stored properties are declared in this order so that the small ones fill the end of
+    // `info` (whose size is not a multiple of 8) instead of padding the record: a retained
+    // history holds many thousands of records, each moved whole when the table grows.
+
     /// The operation's keys as last reported.
     public internal(set) var info: OperationInfo
+    /// The dependency depth a consumer keeps here (see `level`); not a fact of the stream.
+    @usableFromInline var storedLevel: Int32 = 0
+    /// Entries of `dependents` no longer retained; the list is compacted when they outnumber
+    /// the live ones, so that a long-lived hub's list does not grow without bound.
+    var staleDependents: Int32 = 0
+    @usableFromInline var flags: Flags = []
     /// When it was first seen (monitor clock, ns).
     public let addedAt: UInt64
     /// Its place in the stream's add order (the sequence number of its `operationAdded`, or of
@@ -20,12 +30,6 @@ public struct OperationRecord: Sendable {
     @usableFromInline var startTime = Self.never
     @usableFromInline var finishTime = Self.never
     var changes = KeyHistory()
-    /// The dependency depth a consumer keeps here (see `level`); not a fact of the stream.
-    @usableFromInline var storedLevel: Int32 = 0
-    /// Entries of `dependents` no longer retained; the list is compacted when they outnumber
-    /// the live ones, so that a long-lived hub's list does not grow without bound.
-    var staleDependents: Int32 = 0
-    @usableFromInline var flags: Flags = []
 
     /// "No such time yet".
     @usableFromInline static let never = UInt64.max
