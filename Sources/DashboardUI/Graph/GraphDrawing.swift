@@ -18,11 +18,7 @@ public enum GraphDrawing {
                             backEdges: [LayeredLayout.Edge] = [], maxLabelWidth: Int = 24) -> GraphCanvas {
         let layerCount = layout.layers.count
         guard layerCount > 0 else { return GraphCanvas(width: 0, height: 0) }
-        // The real edge each dummy carries, and which edges to dash.
-        var edgeOfDummy: [Int: LayeredLayout.Edge] = [:]
-        for (edge, chain) in layout.chains {
-            for node in chain where node < 0 { edgeOfDummy[node] = edge }
-        }
+        // Which edges to dash (the layout knows the real edge each dummy carries).
         let dashedEdges = dashed.union(layout.reversedEdges)
         // Widths are columns of the labels as the canvas shows them (made visible; CJK and emoji
         // take two), measured once.
@@ -60,7 +56,7 @@ public enum GraphDrawing {
             for node in layout.layers[layer] {
                 let lower = layout.lower(node)
                 for next in lower {
-                    let edge = node < 0 ? edgeOfDummy[node]! : (next < 0 ? edgeOfDummy[next]! : LayeredLayout.Edge(node, next))
+                    let edge = node < 0 ? layout.edge(ofDummy: node) : (next < 0 ? layout.edge(ofDummy: next) : LayeredLayout.Edge(node, next))
                     let target = layout.reversedEdges.contains(edge) ? edge.from : edge.to
                     let fanOut = node >= 0 && lower.count > 1 && incoming[next] == 1
                     gaps[layer].append(Segment(from: node, to: next, group: fanOut ? -2 - node : target,
@@ -124,7 +120,7 @@ public enum GraphDrawing {
         for layer in 0..<layerCount {
             for node in layout.layers[layer] where node < 0 {
                 let y = layout.position(of: node)
-                let edge = edgeOfDummy[node]!
+                let edge = layout.edge(ofDummy: node)
                 let group = layout.reversedEdges.contains(edge) ? edge.from : edge.to
                 canvas.horizontal(from: columnX[layer] - 1, to: columnX[layer] + columnWidth[layer], y: y,
                                   group: group, dashed: dashedEdges.contains(edge))
