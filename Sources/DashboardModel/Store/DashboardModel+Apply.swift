@@ -46,6 +46,7 @@ extension DashboardModel {
         case .operationUpdated(let id, let queueChanged, let gainedDependencies):
             if queueChanged { enqueue(id, again: true) }
             if gainedDependencies {
+                refreshBlocker(of: id)
                 relevel(from: id)
                 loopsDirty = true
                 cyclesDirty = true
@@ -59,9 +60,11 @@ extension DashboardModel {
             if cycleMembers.contains(id) { cyclesDirty = true }
             cancellationMayHaveChanged(id)
         case .dependencyAdded(let id, let dependency):
+            refreshBlocker(of: id)
             relevel(from: id)
             mayCloseLoop(id, through: dependency)
         case .dependencyRemoved(let id, let dependency):
+            refreshBlocker(of: id)
             if loopMembers.contains(id), loopMembers.contains(dependency) {
                 loopsDirty = true
                 cyclesDirty = true
@@ -79,7 +82,12 @@ extension DashboardModel {
         enqueue(id, again: false)
         guard let (dependencies, dependents) = operations.withRecord(id, { ($0.pointee.dependencies, $0.pointee.dependents.count) }),
               !dependencies.isEmpty || dependents > 0 else { return }
-        stream.setLevel(computedLevel(of: id), of: id)
+        if dependencies.isEmpty {
+            stream.setLevel(computedLevel(of: id), of: id)
+        } else {
+            let (level, blocker) = levelAndBlocker(of: id)
+            stream.setLevel(level, blocker: blocker, of: id)
+        }
         guard dependents > 0 else { return }
         // Operations named it before it was announced: their levels move, and it may close a loop.
         relevel(from: id)

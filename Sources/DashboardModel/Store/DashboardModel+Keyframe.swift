@@ -64,6 +64,7 @@ extension DashboardModel {
             queueFacts[queue]!.throughput.record(at: time)
         }
         rebuildStartLists()
+        refreshBlockers()
         cycles = []
         cycleMembers = []
         cycleIndex = [:]

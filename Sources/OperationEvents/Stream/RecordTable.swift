@@ -30,6 +30,10 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     /// Every id, in no particular order.
     @inlinable public var ids: [Record.Key] { records.map { $0!.id } }
 
+    /// Every id's integer in slot order (see `slot(of:)`): the table's own array, so that a
+    /// pass that needs only the ids does not read every record.
+    @inlinable package var keyValues: [Int] { keys }
+
     /// The record of `id`; setting nil removes it. Reading borrows the stored record, so that
     /// `table[id]?.state` reads one field without copying the record's arrays and strings.
     @inlinable public subscript(id: Record.Key) -> Record? {
