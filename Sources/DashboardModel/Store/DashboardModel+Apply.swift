@@ -4,6 +4,16 @@ extension DashboardModel {
     /// Applies one event to the stream state and keeps the derived facts up to date with what
     /// it changed; returns true when the sequence numbers jumped (events were missed).
     @discardableResult
+    mutating func applyEvent(_ event: UnsafePointer<MonitorEvent>) -> Bool {
+        let time = event.pointee.time
+        if time > now { now = time }
+        let change = stream.apply(event)
+        react(to: change, time: time)
+        return change.missedEvents > 0
+    }
+
+    /// `applyEvent(_:)` of an event passed by value.
+    @discardableResult
     mutating func applyEvent(_ event: MonitorEvent) -> Bool {
         if event.time > now { now = event.time }
         let change = stream.apply(event)

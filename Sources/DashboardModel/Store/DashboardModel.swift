@@ -132,7 +132,7 @@ public struct DashboardModel: Sendable {
         var lost = false
         // Each event read in place: iterating the array would copy every event out of it.
         batch.events.withUnsafeBufferPointer { events in
-            for index in events.indices where applyEvent(events[index]) { lost = true }
+            for index in events.indices where applyEvent(events.baseAddress! + index) { lost = true }
         }
         if stream.noteEventsLost(total: batch.droppedTotal) { lost = true }
         finishBatch()
