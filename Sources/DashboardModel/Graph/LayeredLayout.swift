@@ -111,8 +111,19 @@ public struct LayeredLayout: Sendable {
         node >= 0 ? downReal.list(node) : [downDummy[-node - 1]]
     }
 
-    /// The one neighbour of a dummy in the layer below.
-    package func lowerOfDummy(_ dummy: Int) -> Int { downDummy[-dummy - 1] }
+    /// Calls `body` with each neighbour of a node in the layer below (as `lower(_:)` lists
+    /// them, without making the list).
+    package func forEachLower(_ node: Int, _ body: (Int) -> Void) {
+        if node >= 0 { downReal.forEach(node, body) } else { body(downDummy[-node - 1]) }
+    }
+
+    /// The number of neighbours of a node in the layer below.
+    package func lowerCount(_ node: Int) -> Int {
+        guard node >= 0 else { return 1 }
+        var count = 0
+        downReal.forEach(node) { _ in count += 1 }
+        return count
+    }
 
     /// Records an edge's chain (its `dummyCount` dummies numbered down from `firstDummy`).
     mutating func addChain(_ edge: Edge, source: Int, target: Int, firstDummy: Int, dummyCount: Int) {
