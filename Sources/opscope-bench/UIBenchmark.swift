@@ -40,6 +40,7 @@ struct UIBenchmark {
                          steady.wallMedian * 1e3, steady.cpuMedian * 1e3))
         }
         if parts.contains("graph") { failures += graphFrames(model, script, screen) }
+        if parts.contains("graph-first") { graphFirstFrames(model, screen) }
         if parts.contains("typing") { failures += typing(model, script, screen) }
         if parts.contains("bytes") { failures += bytes(script, dashboard, screen) }
         if parts.contains("scaling") { scaling(screen) }
@@ -135,6 +136,18 @@ struct UIBenchmark {
                   + (met ? "  [each <= 2 ms: met]" : "  [each <= 2 ms: NOT MET]"))
         }
         return failures
+    }
+
+    /// The first frame of `g` alone, over and over: what a profile of that frame records.
+    func graphFirstFrames(_ model: DashboardModel, _ screen: FrameComposer) {
+        var dashboard = Interaction()
+        dashboard.state.selection = OperationID(5_000)
+        dashboard.keepSelectionValid(model)
+        dashboard.state.focus = .graph
+        dashboard.state.graph.layout = .all
+        dashboard.map = screen.compose(model, dashboard, width: 200, height: 60).1
+        let times = Self.graphFirstTimes(model, dashboard, screen, repetitions: repetitions)
+        print(String(format: "  every group (g), first frame alone: %.3f ms (cpu %.3f ms)", times.wallMedian * 1e3, times.cpuMedian * 1e3))
     }
 
     /// The first frame of a graph view: the pane remembers nothing (as right after `g`); the
