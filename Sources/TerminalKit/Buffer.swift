@@ -32,30 +32,45 @@ public struct Buffer: Sendable, Equatable {
         let bounds = (clip ?? area).intersection(area)
         guard y >= bounds.y, y < bounds.maxY else { return x }
         var column = x
-        for character in TerminalText.visible(text) {
-            if column >= bounds.maxX { break }
-            let columns = TerminalText.columns(character)
-            if columns == 2 {
-                if column >= bounds.x, column + 1 < bounds.maxX {
-                    put(Cell(character, style: style), at: column, row: y)
-                    put(Cell(Cell.continuationCharacter, style: style), at: column + 1, row: y)
-                } else {
-                    // Half of it would be cut: a blank says "something is here" without lying.
-                    if column >= bounds.x { put(Cell(" ", style: style), at: column, row: y) }
-                    if column + 1 >= bounds.x, column + 1 < bounds.maxX { put(Cell(" ", style: style), at: column + 1, row: y) }
+        let width = width
+        return cells.withUnsafeMutableBufferPointer { cells in
+            if TerminalText.isPlain(text) {
+                // One cell per scalar: no grapheme breaking, no width lookup.
+                for scalar in text.unicodeScalars {
+                    if column >= bounds.maxX { break }
+                    if column >= bounds.x { Self.put(Cell(Character(scalar), style: style), at: column, row: y, in: cells, width: width) }
+                    column += 1
                 }
-                column += 2
-            } else {
-                if column >= bounds.x { put(Cell(character, style: style), at: column, row: y) }
-                column += 1
+                return column
             }
+            for character in TerminalText.visible(text) {
+                if column >= bounds.maxX { break }
+                let columns = TerminalText.columns(character)
+                if columns == 2 {
+                    if column >= bounds.x, column + 1 < bounds.maxX {
+                        Self.put(Cell(character, style: style), at: column, row: y, in: cells, width: width)
+                        Self.put(Cell(Cell.continuationCharacter, style: style), at: column + 1, row: y, in: cells, width: width)
+                    } else {
+                        // Half of it would be cut: a blank says "something is here" without lying.
+                        if column >= bounds.x { Self.put(Cell(" ", style: style), at: column, row: y, in: cells, width: width) }
+                        if column + 1 >= bounds.x, column + 1 < bounds.maxX {
+                            Self.put(Cell(" ", style: style), at: column + 1, row: y, in: cells, width: width)
+                        }
+                    }
+                    column += 2
+                } else {
+                    if column >= bounds.x { Self.put(Cell(character, style: style), at: column, row: y, in: cells, width: width) }
+                    column += 1
+                }
+            }
+            return column
         }
-        return column
     }
 
     /// Sets one cell, first breaking up any wide character the new cell overlaps, so that no
-    /// half of a wide character is left without its other half.
-    private mutating func put(_ cell: Cell, at column: Int, row: Int) {
+    /// half of a wide character is left without its other half. Works on the cells in place
+    /// (a frame writes thousands of them).
+    private static func put(_ cell: Cell, at column: Int, row: Int, in cells: UnsafeMutableBufferPointer<Cell>, width: Int) {
         let index = row * width + column
         if cells[index].isContinuation, column > 0, !cell.isContinuation {
             cells[index - 1].character = " "

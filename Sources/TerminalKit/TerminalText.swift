@@ -35,6 +35,7 @@ public enum TerminalText {
     /// `text` with every character that could act on the terminal, or reorder the line, shown
     /// as inert text instead. Clean text is returned unchanged (and without copying).
     public static func visible(_ text: String) -> String {
+        if isPlain(text) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) || startsWithMark(text) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
@@ -86,6 +87,29 @@ public enum TerminalText {
 
     // MARK: Classification
 
+    /// True when every scalar of `text` is plain (see `isPlain(_:)` for scalars): such text is
+    /// visible as it is, one character and one column per scalar. Most of what a frame draws is
+    /// (names, numbers, the dashboard's own glyphs), and checking the scalars' values is far
+    /// cheaper than the Unicode properties and the grapheme breaking the general case needs.
+    static func isPlain(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where !isPlain(scalar) { return false }
+        return true
+    }
+
+    /// A scalar that is a character of its own whatever surrounds it (no mark, joiner, selector,
+    /// or anything else that extends a grapheme), one column wide (no wide or emoji-presentation
+    /// character), and needs no escape: printable ASCII, Latin-1 and Latin Extended (before the
+    /// combining marks at U+0300, without the soft hyphen), punctuation (U+2010-2027,
+    /// U+2030-205E), arrows and mathematical operators, box drawing, block elements and
+    /// geometric shapes up to U+25FC (U+25FD and U+25FE are emoji).
+    @inline(__always)
+    static func isPlain(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x22FF, 0x2500...0x25FC: true
+        default: false
+        }
+    }
+
     /// Whether `scalar` must not reach the terminal as it is (controls, escape, bidirectional
     /// controls, line separators); backends drop any that reach them despite ``visible(_:)``.
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
@@ -112,7 +136,8 @@ public enum TerminalText {
     }
 
     private static func startsWithMark(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first else { return false }
+        // Marks begin at U+0300 (combining grave accent): nothing before needs the lookup.
+        guard let first = text.unicodeScalars.first, first.value >= 0x300 else { return false }
         return first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark
     }
 

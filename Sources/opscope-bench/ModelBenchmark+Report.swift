@@ -79,14 +79,4 @@ extension ModelBenchmark {
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
-
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
-    }
 }

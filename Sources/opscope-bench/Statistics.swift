@@ -1,3 +1,5 @@
+import Foundation
+
 /// Small helpers for reporting noisy measurements.
 enum Statistics {
     /// The median (mean of the middle two for an even count).
@@ -30,4 +32,35 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// Wall-clock and thread CPU time of one measured piece of work, in seconds. On a shared
+/// machine the wall time includes the time the thread waited for a core; the CPU time does not,
+/// so the two side by side say how much of a figure is the code and how much the machine.
+struct Timing {
+    var wall: Double
+    var cpu: Double
+
+    /// Times `body` on the calling thread.
+    static func measure(_ body: () -> Void) -> Timing {
+        let cpuStart = threadCPUTime()
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Timing(wall: wall, cpu: threadCPUTime() - cpuStart)
+    }
+
+    /// The calling thread's CPU time (user + system), in seconds.
+    static func threadCPUTime() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+extension Array where Element == Timing {
+    /// Median wall time.
+    var wallMedian: Double { Statistics.median(map(\.wall)) }
+    /// Median CPU time.
+    var cpuMedian: Double { Statistics.median(map(\.cpu)) }
 }

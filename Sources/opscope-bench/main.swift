@@ -101,15 +101,20 @@ struct ModelCommand: ParsableCommand {
     @Option(help: "Repetitions per measurement (medians are reported).")
     var repetitions = 9
 
-    @Option(help: "Only these parts (comma-separated: layout, edit, reduce, memory, report).")
+    @Option(help: "Only these parts (comma-separated: layout, edit, reduce, fold (the stream state alone), memory, report).")
     var only: String?
+
+    @Option(help: "Operation counts of the scaling curve (comma-separated).")
+    var sizes = "1000,10000,100000"
 
     func run() throws {
         let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? ModelBenchmark.allParts
         guard parts.isSubset(of: ModelBenchmark.allParts) else {
             throw ValidationError("--only takes: \(ModelBenchmark.allParts.sorted().joined(separator: ", "))")
         }
-        let failures = ModelBenchmark(repetitions: repetitions, parts: parts).run()
+        let counts = sizes.split(separator: ",").compactMap { Int($0) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 100 }) else { throw ValidationError("--sizes takes counts of at least 100") }
+        let failures = ModelBenchmark(repetitions: repetitions, parts: parts, sizes: counts).run()
         if failures > 0 { throw ExitCode(1) }
     }
 }
@@ -132,8 +137,20 @@ struct UICommand: ParsableCommand {
     @Option(help: "Repetitions (the median is reported).")
     var repetitions = 31
 
+    @Option(help: "Operation counts of the scaling curve (comma-separated; empty: none).")
+    var sizes = "1000,10000,100000"
+
+    @Option(help: "Only these parts (comma-separated: frame, graph, typing, bytes, scaling; graph-first: only the first frame of `g`, for profiling).")
+    var only: String?
+
     func run() throws {
-        if UIBenchmark(repetitions: repetitions).run() > 0 { throw ExitCode(1) }
+        let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? UIBenchmark.allParts
+        guard parts.isSubset(of: UIBenchmark.allParts.union(["graph-first"])) else {
+            throw ValidationError("--only takes: \(UIBenchmark.allParts.union(["graph-first"]).sorted().joined(separator: ", "))")
+        }
+        let counts = sizes.split(separator: ",").compactMap { Int($0) }
+        guard counts.allSatisfy({ $0 >= 100 }) else { throw ValidationError("--sizes takes counts of at least 100") }
+        if UIBenchmark(repetitions: repetitions, parts: parts, sizes: counts).run() > 0 { throw ExitCode(1) }
     }
 }
 

@@ -7,16 +7,30 @@ extension DashboardModel {
     /// before, it is the moment before the ready event (sampled operations are left out, their
     /// readiness is seen late). Warnings and diagnoses both ask here.
     func isStuckNotReady(_ id: OperationID, now: UInt64) -> Bool {
-        guard let (state, cancelled, barrier, observation, queue, addedAt, dependencies) = operations.read(id, {
-            ($0.state, $0.isCancelled, $0.isBarrier, $0.observation, $0.queue, $0.addedAt, $0.dependencies)
-        }), state == .pending, !cancelled, !barrier, let queue, queues.read(queue, { !$0.isReleased }) == true else { return false }
-        if dependencies.isEmpty { return true }
-        guard observation != .sampled else { return false }
-        var since = addedAt
-        for dependency in dependencies {
+        operations.withRecord(id) { isStuckNotReady($0, now: now) } ?? false
+    }
+
+    /// `isStuckNotReady(_:now:)` of a record in the table. Fields are read through the pointer:
+    /// this runs for every pending operation in every frame, and a queue's record as the model
+    /// states it (`queues[id]`) copies its statistics.
+    func isStuckNotReady(_ record: UnsafePointer<OperationRecord>, now: UInt64) -> Bool {
+        guard record.pointee.state == .pending, !record.pointee.isCancelled, !record.pointee.isBarrier, let queue = record.pointee.queue,
+              stream.queues.withRecord(queue, { !$0.pointee.isReleased }) == true else { return false }
+        // Most pending operations still wait for the dependency the model last saw unfinished:
+        // one lookup says so, without reading the dependency list (a cache miss per operation).
+        if let blocker = record.pointee.blocker, operations.withRecord(blocker, { $0.pointee.state != .finished }) == true {
+            return false
+        }
+        let count = record.pointee.info.dependencies.count
+        if count == 0 { return true }
+        guard record.pointee.observation != .sampled else { return false }
+        var since = record.pointee.addedAt
+        for index in 0..<count {
             // A dependency the model never saw (announced before it attached, or expired) is
             // not assumed finished: its finish may simply not have been reported yet.
-            guard let (dependencyState, finishedAt) = operations.read(dependency, { ($0.state, $0.finishedAt) }) else { return false }
+            let dependency = record.pointee.info.dependencies[index]
+            guard let (dependencyState, finishedAt) = operations.withRecord(dependency, { ($0.pointee.state, $0.pointee.finishedAt) })
+            else { return false }
             if dependencyState != .finished { return false }
             since = max(since, finishedAt ?? since)
         }
@@ -44,7 +58,7 @@ extension DashboardModel {
                 && ((record.pointee.isAsynchronous && (record.pointee.runTime(now: now) ?? 0) > configuration.longAsynchronousExecution)
                     || record.pointee.isCancelled)
             let unsignalled = record.pointee.unsignalledFinish && state != .finished
-            let notReady = state == .pending && isStuckNotReady(record.pointee.id, now: now)
+            let notReady = state == .pending && isStuckNotReady(record, now: now)
             let unqueued = state < .executing && record.pointee.queue == nil && !record.pointee.dependents.isEmpty
             if executingTooLong || unsignalled || notReady || unqueued { flagged.append(record.pointee.id) }
         }

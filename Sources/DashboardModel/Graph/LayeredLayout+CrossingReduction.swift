@@ -1,148 +1,294 @@
-/// Crossing reduction: median sweeps, then adjacent exchange, over flat neighbour arrays.
+/// Crossing reduction: median sweeps, then adjacent exchange, over one flat order of all the
+/// layers and flat neighbour lists in buffers of their own, allocated once per reduction (the
+/// passes below touch every edge a dozen times: no bounds or uniqueness checks in them).
 extension LayeredLayout {
     // MARK: Crossing reduction
 
-    /// Neighbour lists of every node (real and dummy) in flat arrays, so that the sweeps read
-    /// them without allocating: node `n` is slot `n` (real) or `realCount - n - 1` (dummy).
-    /// Positions are kept per slot too. Built once per crossing reduction; the adjacency does not
-    /// change while nodes move within their layers.
-    private struct Adjacency {
-        var upStart: [Int32]
-        var up: [Int32]
-        var downStart: [Int32]
-        var down: [Int32]
-        var position: [Int32]
+    /// Every node (real and dummy) as a slot: node `n` is slot `n` (real) or `realCount - n - 1`
+    /// (dummy). Its neighbours in the layers above and below, and its position, are kept per
+    /// slot; `order` lists the slots layer after layer. The adjacency does not change while
+    /// nodes move within their layers, so it is built once per crossing reduction.
+    struct FlatLayers: ~Copyable {
         let realCount: Int
+        let upStart: UnsafeMutableBufferPointer<Int32>
+        let up: UnsafeMutableBufferPointer<Int32>
+        let downStart: UnsafeMutableBufferPointer<Int32>
+        let down: UnsafeMutableBufferPointer<Int32>
+        let position: UnsafeMutableBufferPointer<Int32>
+        /// Layer `l` is `order[layerStart[l]..<layerStart[l + 1]]`, top to bottom.
+        let layerStart: UnsafeMutableBufferPointer<Int>
+        let layerCount: Int
+        let order: UnsafeMutableBufferPointer<Int32>
+        /// The order with the fewest crossings so far.
+        let best: UnsafeMutableBufferPointer<Int32>
+        // Scratch, as wide as the widest layer.
+        let tree: UnsafeMutableBufferPointer<Int32>
+        let keys: UnsafeMutableBufferPointer<UInt64>
+        let saved: UnsafeMutableBufferPointer<Int32>
+        /// Scratch for the rare node with more than two neighbours on a side.
+        var values: [Int32] = []
+        var others: [Int32] = []
 
         init(_ layout: LayeredLayout) {
-            realCount = layout.realCount
+            let realCount = layout.realCount
             let total = layout.realCount + layout.dummyCount
-            upStart = [Int32](repeating: 0, count: total + 1)
-            downStart = [Int32](repeating: 0, count: total + 1)
-            up = []
-            down = []
-            up.reserveCapacity(total)
-            down.reserveCapacity(total)
-            position = [Int32](repeating: 0, count: total)
+            // Filled through locals first: a closure may not capture `self` before it is whole.
+            let upStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: total + 1)
+            let downStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: total + 1)
+            let up = UnsafeMutableBufferPointer<Int32>.allocate(capacity: layout.dummyCount + layout.upReal.entryCount)
+            let down = UnsafeMutableBufferPointer<Int32>.allocate(capacity: layout.dummyCount + layout.downReal.entryCount)
+            let position = UnsafeMutableBufferPointer<Int32>.allocate(capacity: total)
+            var (upFill, downFill) = (0, 0)
             for slot in 0..<total {
-                let node = slot < realCount ? slot : realCount - slot - 1
-                upStart[slot] = Int32(up.count)
-                downStart[slot] = Int32(down.count)
-                if node >= 0 {
-                    for other in layout.upReal[node] { up.append(Int32(Self.slot(other, realCount))) }
-                    for other in layout.downReal[node] { down.append(Int32(Self.slot(other, realCount))) }
+                upStart[slot] = Int32(upFill)
+                downStart[slot] = Int32(downFill)
+                if slot < realCount {
+                    layout.upReal.forEach(slot) { other in
+                        up[upFill] = Int32(Self.slot(other, realCount))
+                        upFill += 1
+                    }
+                    layout.downReal.forEach(slot) { other in
+                        down[downFill] = Int32(Self.slot(other, realCount))
+                        downFill += 1
+                    }
+                    position[slot] = Int32(layout.positionOfReal[slot])
                 } else {
-                    up.append(Int32(Self.slot(layout.upDummy[-node - 1], realCount)))
-                    down.append(Int32(Self.slot(layout.downDummy[-node - 1], realCount)))
+                    let dummy = slot - realCount
+                    up[upFill] = Int32(Self.slot(layout.upDummy[dummy], realCount))
+                    down[downFill] = Int32(Self.slot(layout.downDummy[dummy], realCount))
+                    (upFill, downFill) = (upFill + 1, downFill + 1)
+                    position[slot] = Int32(layout.positionOfDummy[dummy])
                 }
-                position[slot] = Int32(layout.position(of: node))
             }
-            upStart[total] = Int32(up.count)
-            downStart[total] = Int32(down.count)
+            upStart[total] = Int32(upFill)
+            downStart[total] = Int32(downFill)
+            (self.realCount, self.upStart, self.downStart, self.up, self.down, self.position) = (realCount, upStart, downStart, up, down, position)
+            layerCount = layout.layers.count
+            layerStart = .allocate(capacity: layerCount + 1)
+            order = .allocate(capacity: total)
+            best = .allocate(capacity: total)
+            var fill = 0
+            var widest = 0
+            for (index, layer) in layout.layers.enumerated() {
+                layerStart[index] = fill
+                for node in layer {
+                    order[fill] = Int32(Self.slot(node, realCount))
+                    fill += 1
+                }
+                widest = max(widest, layer.count)
+            }
+            layerStart[layerCount] = fill
+            tree = .allocate(capacity: widest + 1)
+            keys = .allocate(capacity: widest)
+            saved = .allocate(capacity: widest)
+        }
+
+        deinit {
+            for buffer in [upStart, up, downStart, down, position, order, best, tree, saved] { buffer.deallocate() }
+            layerStart.deallocate()
+            keys.deallocate()
         }
 
         @inline(__always) static func slot(_ node: Int, _ realCount: Int) -> Int { node >= 0 ? node : realCount - node - 1 }
-        @inline(__always) func slot(_ node: Int) -> Int { Self.slot(node, realCount) }
+        @inline(__always) func node(_ slot: Int32) -> Int { Int(slot) < realCount ? Int(slot) : realCount - Int(slot) - 1 }
 
-        /// Crossings between the edges of `first` placed left of `second` toward one side.
-        func sideCost(_ first: Int, _ second: Int, upward: Bool) -> Int {
-            let starts = upward ? upStart : downStart
-            let list = upward ? up : down
+        /// Sets every position from `order`.
+        func reindexAll() {
+            for layer in 0..<layerCount {
+                let start = layerStart[layer]
+                for index in start..<layerStart[layer + 1] { position[Int(order[index])] = Int32(index - start) }
+            }
+        }
+
+        /// Twice the median position of a slot's neighbours on one side (an integer: a median of
+        /// positions is a whole or a half), nil without neighbours.
+        mutating func doubledMedian(_ slot: Int, upward: Bool) -> Int? {
+            let (starts, list) = upward ? (upStart, up) : (downStart, down)
+            let from = Int(starts[slot])
+            let to = Int(starts[slot + 1])
+            switch to - from {
+            case 0: return nil
+            case 1: return 2 * Int(position[Int(list[from])])
+            case 2: return Int(position[Int(list[from])]) + Int(position[Int(list[from + 1])])
+            default:
+                values.removeAll(keepingCapacity: true)
+                for index in from..<to { values.append(position[Int(list[index])]) }
+                values.sort()
+                let middle = values.count / 2
+                return values.count % 2 == 1 ? 2 * Int(values[middle]) : Int(values[middle - 1]) + Int(values[middle])
+            }
+        }
+
+        /// Orders a layer by the median position of each node's neighbours in the layer above
+        /// (`upward`) or below; a node without such neighbours keeps its place. Ties keep their
+        /// order: the key is (median, position), both whole numbers once the median is doubled,
+        /// packed into one integer, and positions are distinct, so the order is total.
+        mutating func sortByMedian(_ layer: Int, upward: Bool) {
+            let start = layerStart[layer]
+            let count = layerStart[layer + 1] - start
+            guard count > 1 else { return }
+            for index in 0..<count {
+                let slot = Int(order[start + index])
+                let place = Int(position[slot])
+                let key = doubledMedian(slot, upward: upward) ?? 2 * place
+                keys[index] = UInt64(key) << 32 | UInt64(place)
+                saved[index] = order[start + index]
+            }
+            var sorted = UnsafeMutableBufferPointer(rebasing: keys[0..<count])
+            sorted.sort()
+            for index in 0..<count {
+                let slot = saved[Int(keys[index] & 0xFFFF_FFFF)]
+                order[start + index] = slot
+                position[Int(slot)] = Int32(index)
+            }
+        }
+
+        /// Crossings between the edges of layer `layer` and the layer below: pairs of edges
+        /// whose upper ends are in one order and lower ends in the other, counted with a
+        /// Fenwick tree over the lower layer (Barth, Jünger and Mutzel's accumulator tree).
+        func crossings(below layer: Int) -> Int {
+            let lowerWidth = layerStart[layer + 2] - layerStart[layer + 1]
+            guard lowerWidth > 0 else { return 0 }
+            let tree = tree.baseAddress!
+            tree.update(repeating: 0, count: lowerWidth + 1)
+            var crossings = 0
+            var inserted = 0
+            for index in layerStart[layer]..<layerStart[layer + 1] {
+                let slot = Int(order[index])
+                let edges = Int(downStart[slot])..<Int(downStart[slot + 1])
+                // An edge crosses the edges of nodes above its own that end further right. The
+                // edges of one node are all looked up before any is added: they never cross.
+                for edge in edges {
+                    var at = Int(position[Int(down[edge])]) + 1
+                    var atOrLeft = 0
+                    while at > 0 {
+                        atOrLeft += Int(tree[at])
+                        at &= at - 1
+                    }
+                    crossings += inserted - atOrLeft
+                }
+                for edge in edges {
+                    var at = Int(position[Int(down[edge])]) + 1
+                    while at <= lowerWidth {
+                        tree[at] += 1
+                        at += at & -at
+                    }
+                }
+                inserted += edges.count
+            }
+            return crossings
+        }
+
+        /// All crossings between adjacent layers.
+        func totalCrossings() -> Int {
+            var sum = 0
+            for layer in 0..<max(0, layerCount - 1) { sum += crossings(below: layer) }
+            return sum
+        }
+
+        /// For two nodes of one layer, their edges toward one side: the crossings with `first`
+        /// left of `second` (pairs whose `first` end lies right of the `second` end), and with
+        /// them swapped.
+        mutating func pairCrossings(_ first: Int, _ second: Int, upward: Bool) -> (kept: Int, swapped: Int) {
+            let (starts, list) = upward ? (upStart, up) : (downStart, down)
             let a = Int(starts[first])..<Int(starts[first + 1])
             let b = Int(starts[second])..<Int(starts[second + 1])
-            if a.isEmpty || b.isEmpty { return 0 }
+            if a.isEmpty || b.isEmpty { return (0, 0) }
+            var kept = 0
+            var swapped = 0
             if a.count * b.count <= 4_096 {
-                var crossings = 0
                 for i in a {
                     let p = position[Int(list[i])]
-                    for j in b where position[Int(list[j])] < p { crossings += 1 }
+                    for j in b {
+                        let q = position[Int(list[j])]
+                        if q < p { kept += 1 } else if p < q { swapped += 1 }
+                    }
                 }
-                return crossings
+                return (kept, swapped)
             }
-            // Hubs: sort both sides once and merge.
-            let left = a.map { Int(position[Int(list[$0])]) }.sorted()
-            let right = b.map { Int(position[Int(list[$0])]) }.sorted()
-            return CrossingCounter.pairCrossings(left, right)
+            // Hubs: both sides sorted once, then counted by merging.
+            values.removeAll(keepingCapacity: true)
+            others.removeAll(keepingCapacity: true)
+            for i in a { values.append(position[Int(list[i])]) }
+            for j in b { others.append(position[Int(list[j])]) }
+            values.sort()
+            others.sort()
+            var below = 0
+            var atOrBelow = 0
+            for p in values {
+                while below < others.count, others[below] < p { below += 1 }
+                if atOrBelow < below { atOrBelow = below }
+                while atOrBelow < others.count, others[atOrBelow] <= p { atOrBelow += 1 }
+                kept += below
+                swapped += others.count - atOrBelow
+            }
+            return (kept, swapped)
         }
 
-        /// The median position of a slot's neighbours on one side, nil without neighbours.
-        func median(_ slot: Int, upward: Bool) -> Double? {
-            let starts = upward ? upStart : downStart
-            let list = upward ? up : down
-            let range = Int(starts[slot])..<Int(starts[slot + 1])
-            switch range.count {
-            case 0: return nil
-            case 1: return Double(position[Int(list[range.lowerBound])])
-            case 2: return Double(position[Int(list[range.lowerBound])] + position[Int(list[range.lowerBound + 1])]) / 2
-            default: return LayeredLayout.median(range.map { Int(position[Int(list[$0])]) })
+        /// One pass of adjacent exchange, layer by layer from the top: returns by how much the
+        /// crossings changed (exactly: swapping two neighbours changes only the crossings among
+        /// their own edges) and whether anything moved.
+        mutating func exchangeAdjacent() -> (change: Int, moved: Bool) {
+            var change = 0
+            var moved = false
+            for layer in 0..<layerCount {
+                let start = layerStart[layer]
+                let end = layerStart[layer + 1]
+                guard end - start > 1 else { continue }
+                for index in start..<(end - 1) {
+                    let first = Int(order[index])
+                    let second = Int(order[index + 1])
+                    let upward = pairCrossings(first, second, upward: true)
+                    let downward = pairCrossings(first, second, upward: false)
+                    let (kept, swapped) = (upward.kept + downward.kept, upward.swapped + downward.swapped)
+                    if swapped < kept {
+                        order.swapAt(index, index + 1)
+                        position[first] = Int32(index + 1 - start)
+                        position[second] = Int32(index - start)
+                        change += swapped - kept
+                        moved = true
+                    }
+                }
             }
+            return (change, moved)
         }
 
-        /// Crossings between `layers[layer]` and the layer below.
-        func crossings(_ upper: [Int], lowerWidth: Int) -> Int {
-            var edges: [(upper: Int, lower: Int)] = []
-            edges.reserveCapacity(upper.count)
-            for node in upper {
-                let slot = slot(node)
-                let from = Int(position[slot])
-                for i in Int(downStart[slot])..<Int(downStart[slot + 1]) { edges.append((from, Int(position[Int(down[i])]))) }
-            }
-            return CrossingCounter.count(edges, lowerWidth: lowerWidth)
-        }
+        /// Keeps the current order as the best one.
+        func keepBest() { best.baseAddress!.update(from: order.baseAddress!, count: order.count) }
 
-        mutating func reindex(_ nodes: [Int]) {
-            for (index, node) in nodes.enumerated() { position[slot(node)] = Int32(index) }
+        /// Goes back to the best order kept.
+        func restoreBest() {
+            order.baseAddress!.update(from: best.baseAddress!, count: order.count)
+            reindexAll()
         }
     }
 
     mutating func reduceCrossings(_ options: Options) {
-        var adjacency = Adjacency(self)
-        func total(_ layers: [[Int]]) -> Int {
-            var sum = 0
-            for layer in layers.indices.dropLast() {
-                sum += adjacency.crossings(layers[layer], lowerWidth: layers[layer + 1].count)
-            }
-            return sum
-        }
-        var current = layers
-        layers = []
-        var best = current
-        var bestCrossings = total(current)
+        var flat = FlatLayers(self)
+        var bestCrossings = flat.totalCrossings()
+        flat.keepBest()
         for _ in 0..<options.sweeps where bestCrossings > 0 {
-            for layer in current.indices.dropFirst() { Self.sortByMedian(&current[layer], &adjacency, upward: true) }
-            for layer in current.indices.reversed().dropFirst() { Self.sortByMedian(&current[layer], &adjacency, upward: false) }
-            let now = total(current)
+            for layer in (0..<flat.layerCount).dropFirst() { flat.sortByMedian(layer, upward: true) }
+            for layer in (0..<flat.layerCount).reversed().dropFirst() { flat.sortByMedian(layer, upward: false) }
+            let now = flat.totalCrossings()
             if now < bestCrossings {
                 bestCrossings = now
-                best = current
+                flat.keepBest()
             }
         }
-        current = best
-        best = []
-        for layer in current.indices { adjacency.reindex(current[layer]) }
+        flat.restoreBest()
         for _ in 0..<options.exchangePasses where bestCrossings > 0 {
-            guard Self.exchangeAdjacent(&current, &adjacency) else { break }
-            bestCrossings = total(current)
+            let (change, moved) = flat.exchangeAdjacent()
+            guard moved else { break }
+            bestCrossings += change
         }
-        layers = current
-        for layer in layers.indices { reindex(layer) }
+        for layer in layers.indices {
+            let start = flat.layerStart[layer]
+            for index in start..<flat.layerStart[layer + 1] { layers[layer][index - start] = flat.node(flat.order[index]) }
+            reindex(layer)
+        }
         crossings = bestCrossings
         editsSinceFullLayout = 0
-    }
-
-    /// Orders a layer by the median position of each node's neighbours in the layer above
-    /// (`upward`) or below; a node without such neighbours keeps its place.
-    private static func sortByMedian(_ nodes: inout [Int], _ adjacency: inout Adjacency, upward: Bool) {
-        var keyed: [(Double, Int32, Int)] = []
-        keyed.reserveCapacity(nodes.count)
-        for node in nodes {
-            let slot = adjacency.slot(node)
-            let position = adjacency.position[slot]
-            keyed.append((adjacency.median(slot, upward: upward) ?? Double(position), position, node))
-        }
-        keyed.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-        for index in keyed.indices { nodes[index] = keyed[index].2 }
-        adjacency.reindex(nodes)
     }
 
     static func median(_ values: [Int]) -> Double {
@@ -151,36 +297,9 @@ extension LayeredLayout {
         return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
     }
 
-    /// One pass of adjacent exchange; true if anything moved.
-    private static func exchangeAdjacent(_ layers: inout [[Int]], _ adjacency: inout Adjacency) -> Bool {
-        var improved = false
-        for layer in layers.indices where layers[layer].count > 1 {
-            var nodes = layers[layer]
-            for index in 0..<(nodes.count - 1) {
-                let first = adjacency.slot(nodes[index])
-                let second = adjacency.slot(nodes[index + 1])
-                let keep = adjacency.sideCost(first, second, upward: true) + adjacency.sideCost(first, second, upward: false)
-                let swap = adjacency.sideCost(second, first, upward: true) + adjacency.sideCost(second, first, upward: false)
-                if swap < keep {
-                    nodes.swapAt(index, index + 1)
-                    adjacency.position[first] = Int32(index + 1)
-                    adjacency.position[second] = Int32(index)
-                    improved = true
-                }
-            }
-            layers[layer] = nodes
-        }
-        return improved
-    }
-
     /// All crossings between adjacent layers.
     package func totalCrossings() -> Int {
-        let adjacency = Adjacency(self)
-        var total = 0
-        for layer in layers.indices.dropLast() {
-            total += adjacency.crossings(layers[layer], lowerWidth: layers[layer + 1].count)
-        }
-        return total
+        FlatLayers(self).totalCrossings()
     }
 
     /// Recounts `crossings` (after incremental edits).

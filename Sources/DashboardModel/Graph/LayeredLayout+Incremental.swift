@@ -11,8 +11,8 @@ extension LayeredLayout {
         let layer = predecessors.map { layerOfReal[$0] + 1 }.max() ?? 0
         layerOfReal.append(layer)
         positionOfReal.append(0)
-        upReal.append([])
-        downReal.append([])
+        upReal.addList()
+        downReal.addList()
         while layers.count <= layer { layers.append([]) }
         // Dummies first, so the node's place is the median of its neighbours just above it.
         let partial = predecessors.map { dummies(from: $0, toLayer: layer) }
@@ -20,7 +20,8 @@ extension LayeredLayout {
         place(node, in: layer, key: anchors.isEmpty ? Double.infinity : Self.medianDouble(anchors))
         for (predecessor, chain) in zip(predecessors, partial) {
             link(chain.last!, node)
-            chains[Edge(predecessor, node)] = chain + [node]
+            addChain(Edge(predecessor, node), source: predecessor, target: node, firstDummy: chain.count > 1 ? chain[1] : 0,
+                     dummyCount: chain.count - 1)
         }
         editsSinceFullLayout += 1
         return node
@@ -32,7 +33,7 @@ extension LayeredLayout {
         guard layerOfReal[from] < layerOfReal[to] else { return false }
         let chain = dummies(from: from, toLayer: layerOfReal[to])
         link(chain.last!, to)
-        chains[Edge(from, to)] = chain + [to]
+        addChain(Edge(from, to), source: from, target: to, firstDummy: chain.count > 1 ? chain[1] : 0, dummyCount: chain.count - 1)
         editsSinceFullLayout += 1
         return true
     }
@@ -80,12 +81,18 @@ extension LayeredLayout {
     /// cases (a dummy or a node with one or two dependencies).
     private func upperKey(_ node: Int, fallback: Int) -> Double {
         if node < 0 { return Double(position(of: upDummy[-node - 1])) }
-        let neighbours = upReal[node]
-        switch neighbours.count {
+        var count = 0
+        var first = 0
+        var second = 0
+        upReal.forEach(node) { neighbour in
+            if count == 0 { first = neighbour } else if count == 1 { second = neighbour }
+            count += 1
+        }
+        switch count {
         case 0: return Double(fallback)
-        case 1: return Double(position(of: neighbours[0]))
-        case 2: return Double(position(of: neighbours[0]) + position(of: neighbours[1])) / 2
-        default: return Self.median(neighbours.map(position(of:)))
+        case 1: return Double(position(of: first))
+        case 2: return Double(position(of: first) + position(of: second)) / 2
+        default: return Self.median(upReal.list(node).map(position(of:)))
         }
     }
 

@@ -31,25 +31,45 @@ public struct LayeredLayout: Sendable {
         }
     }
 
+    /// One edge's way through the layers: from `source` through `dummyCount` consecutive dummies
+    /// (the first numbered `firstDummy`) to `target`. Kept as a few integers, not as an array
+    /// per edge in a dictionary: a 10,000-node graph has some 15,000 edges.
+    struct Chain: Sendable {
+        var edge: Edge
+        var source: Int
+        var target: Int
+        /// The first dummy's id (negative); 0 without dummies.
+        var firstDummy: Int
+        var dummyCount: Int
+
+        /// Source, dummies, target, in drawing order.
+        var nodes: [Int] {
+            [source] + (0..<dummyCount).map { firstDummy - $0 } + [target]
+        }
+    }
+
     /// Per layer, node ids top to bottom (dummies negative).
     package internal(set) var layers: [[Int]] = []
     /// Layer of each real node.
     package internal(set) var layerOfReal: [Int] = []
     /// Edges drawn reversed to break cycles (in their original direction).
     package internal(set) var reversedEdges: Set<Edge> = []
-    /// Each edge's chain of nodes in drawing order: source, dummies, target.
-    package internal(set) var chains: [Edge: [Int]] = [:]
     /// Crossings after the last full layout, or updated by `recountCrossings()`.
     package internal(set) var crossings = 0
     /// Insertions since the last full layout.
     package internal(set) var editsSinceFullLayout = 0
 
+    /// Every edge's chain, in the order they were laid out (a later chain of the same edge
+    /// replaces an earlier one, as an edge inserted again does).
+    var chainList: [Chain] = []
+    /// The index in `chainList` of the chain each dummy belongs to.
+    var chainOfDummy: [Int32] = []
     var positionOfReal: [Int] = []
     var layerOfDummy: [Int] = []
     var positionOfDummy: [Int] = []
-    /// Neighbours in the layer above / below, including dummies.
-    var upReal: [[Int]] = []
-    var downReal: [[Int]] = []
+    /// Neighbours of real nodes in the layer above / below, including dummies.
+    var upReal = NeighbourLists()
+    var downReal = NeighbourLists()
     var upDummy: [Int] = []
     var downDummy: [Int] = []
 
@@ -62,6 +82,17 @@ public struct LayeredLayout: Sendable {
     /// Number of dummy nodes.
     package var dummyCount: Int { layerOfDummy.count }
 
+    /// Each edge's chain of nodes in drawing order: source, dummies, target.
+    package var chains: [Edge: [Int]] {
+        var result: [Edge: [Int]] = [:]
+        result.reserveCapacity(chainList.count)
+        for chain in chainList { result[chain.edge] = chain.nodes }
+        return result
+    }
+
+    /// The edge a dummy carries.
+    package func edge(ofDummy dummy: Int) -> Edge { chainList[Int(chainOfDummy[-dummy - 1])].edge }
+
     /// True when incremental edits have accumulated enough that a full layout would likely draw
     /// fewer crossings; the caller decides when to recompute (off the render path).
     package var isDegraded: Bool { editsSinceFullLayout > max(16, realCount / 10) }
@@ -73,11 +104,35 @@ public struct LayeredLayout: Sendable {
     package func position(of node: Int) -> Int { node >= 0 ? positionOfReal[node] : positionOfDummy[-node - 1] }
 
     /// Neighbours of a node in the layer above.
-    package func upper(_ node: Int) -> [Int] { node >= 0 ? upReal[node] : [upDummy[-node - 1]] }
+    package func upper(_ node: Int) -> [Int] { node >= 0 ? upReal.list(node) : [upDummy[-node - 1]] }
 
     /// Neighbours of a node in the layer below.
     package func lower(_ node: Int) -> [Int] {
-        node >= 0 ? downReal[node] : [downDummy[-node - 1]]
+        node >= 0 ? downReal.list(node) : [downDummy[-node - 1]]
+    }
+
+    /// Calls `body` with each neighbour of a node in the layer below (as `lower(_:)` lists
+    /// them, without making the list).
+    package func forEachLower(_ node: Int, _ body: (Int) -> Void) {
+        if node >= 0 { downReal.forEach(node, body) } else { body(downDummy[-node - 1]) }
+    }
+
+    /// The number of neighbours of a node in the layer below.
+    package func lowerCount(_ node: Int) -> Int {
+        guard node >= 0 else { return 1 }
+        var count = 0
+        downReal.forEach(node) { _ in count += 1 }
+        return count
+    }
+
+    /// Records an edge's chain (its `dummyCount` dummies numbered down from `firstDummy`).
+    mutating func addChain(_ edge: Edge, source: Int, target: Int, firstDummy: Int, dummyCount: Int) {
+        let index = Int32(chainList.count)
+        chainList.append(Chain(edge: edge, source: source, target: target, firstDummy: firstDummy, dummyCount: dummyCount))
+        if chainOfDummy.count < layerOfDummy.count {
+            chainOfDummy.append(contentsOf: repeatElement(-1, count: layerOfDummy.count - chainOfDummy.count))
+        }
+        for step in 0..<dummyCount { chainOfDummy[-(firstDummy - step) - 1] = index }
     }
 
     // MARK: Full layout
@@ -86,37 +141,74 @@ public struct LayeredLayout: Sendable {
     /// a re-layout moves as little as the crossing reduction allows).
     package static func compute(_ graph: LayoutGraph, previous: LayeredLayout? = nil, options: Options = Options()) -> LayeredLayout {
         var layout = LayeredLayout()
-        layout.build(graph)
-        layout.initialOrder(graph, previous: previous)
+        let successors = FlatGraph(graph)
+        layout.build(successors)
+        layout.initialOrder(successors, previous: previous)
         layout.reduceCrossings(options)
         return layout
     }
 
-    private mutating func build(_ graph: LayoutGraph) {
+    /// A graph's successor lists in one array (`targets[start[n]..<start[n + 1]]`, in the
+    /// graph's order): the passes below read them without touching a nested array per node.
+    struct FlatGraph {
+        var start: [Int32]
+        var targets: [Int32]
+
+        init(_ graph: LayoutGraph) {
+            start = [Int32](repeating: 0, count: graph.nodeCount + 1)
+            targets = []
+            targets.reserveCapacity(graph.nodeCount * 2)
+            for node in 0..<graph.nodeCount {
+                start[node] = Int32(targets.count)
+                for next in graph.successors[node] { targets.append(Int32(next)) }
+            }
+            start[graph.nodeCount] = Int32(targets.count)
+        }
+
+        var nodeCount: Int { start.count - 1 }
+
+        func range(_ node: Int) -> Range<Int> { Int(start[node])..<Int(start[node + 1]) }
+    }
+
+    private mutating func build(_ graph: FlatGraph) {
         let count = graph.nodeCount
         reversedEdges = Self.backEdges(graph)
-        // Longest-path layering over the graph with back edges reversed (Kahn order).
-        var predecessorsOf = [[Int]](repeating: [], count: count)
-        var successorsOf = [[Int]](repeating: [], count: count)
+        // Longest-path layering over the graph with back edges reversed (Kahn order). The
+        // layering's successor lists are built flat, by counting, in the order the edges come.
         var edges: [Edge] = []
-        edges.reserveCapacity(graph.edgeCount)
+        edges.reserveCapacity(graph.targets.count)
+        var ends: [(Int32, Int32)] = []
+        ends.reserveCapacity(graph.targets.count)
+        var indegree = [Int](repeating: 0, count: count)
+        var outStart = [Int32](repeating: 0, count: count + 1)
+        let anyReversed = !reversedEdges.isEmpty
         for from in 0..<count {
-            for to in graph.successors[from] where to != from {
+            for index in graph.range(from) {
+                let to = Int(graph.targets[index])
+                guard to != from else { continue }
                 let edge = Edge(from, to)
-                let (a, b) = reversedEdges.contains(edge) ? (to, from) : (from, to)
-                successorsOf[a].append(b)
-                predecessorsOf[b].append(a)
+                let (a, b) = anyReversed && reversedEdges.contains(edge) ? (to, from) : (from, to)
+                ends.append((Int32(a), Int32(b)))
+                outStart[a + 1] += 1
+                indegree[b] += 1
                 edges.append(edge)
             }
         }
+        for node in 0..<count { outStart[node + 1] += outStart[node] }
+        var fill = outStart
+        var out = [Int32](repeating: 0, count: ends.count)
+        for (a, b) in ends {
+            out[Int(fill[Int(a)])] = b
+            fill[Int(a)] += 1
+        }
         var layerOf = [Int](repeating: 0, count: count)
-        var indegree = predecessorsOf.map(\.count)
         var ready = (0..<count).filter { indegree[$0] == 0 }
         var head = 0
         while head < ready.count {
             let node = ready[head]
             head += 1
-            for next in successorsOf[node] {
+            for index in Int(outStart[node])..<Int(outStart[node + 1]) {
+                let next = Int(out[index])
                 layerOf[next] = max(layerOf[next], layerOf[node] + 1)
                 indegree[next] -= 1
                 if indegree[next] == 0 { ready.append(next) }
@@ -124,29 +216,30 @@ public struct LayeredLayout: Sendable {
         }
         layerOfReal = layerOf
         positionOfReal = Array(repeating: 0, count: count)
-        upReal = Array(repeating: [], count: count)
-        downReal = Array(repeating: [], count: count)
+        // Each edge adds one entry above (its target's, or a dummy's) and one below.
+        upReal = NeighbourLists(count: count, entries: edges.count)
+        downReal = NeighbourLists(count: count, entries: edges.count)
         layers = Array(repeating: [], count: (layerOf.max() ?? -1) + 1)
         for node in 0..<count { layers[layerOf[node]].append(node) }
-        for edge in edges { addChain(edge) }
+        chainList.reserveCapacity(edges.count)
+        for (edge, (a, b)) in zip(edges, ends) { addChain(edge, source: Int(a), target: Int(b)) }
     }
 
     /// Edges that close a cycle in a depth-first search (reversed for layering, drawn as back edges).
-    static func backEdges(_ graph: LayoutGraph) -> Set<Edge> {
+    static func backEdges(_ graph: FlatGraph) -> Set<Edge> {
         var state = [UInt8](repeating: 0, count: graph.nodeCount) // 0 new, 1 on stack, 2 done
         var result: Set<Edge> = []
         var stack: [(node: Int, next: Int)] = []
         for root in 0..<graph.nodeCount where state[root] == 0 {
-            stack.append((root, 0))
+            stack.append((root, Int(graph.start[root])))
             state[root] = 1
             while let top = stack.last {
-                let successors = graph.successors[top.node]
-                if top.next < successors.count {
+                if top.next < Int(graph.start[top.node + 1]) {
                     stack[stack.count - 1].next += 1
-                    let next = successors[top.next]
+                    let next = Int(graph.targets[top.next])
                     if state[next] == 0 {
                         state[next] = 1
-                        stack.append((next, 0))
+                        stack.append((next, Int(graph.start[next])))
                     } else if state[next] == 1 {
                         result.insert(Edge(top.node, next))
                     }
@@ -160,13 +253,12 @@ public struct LayeredLayout: Sendable {
     }
 
     /// Adds an edge's chain (dummies in every layer it crosses), appended at the layers' ends.
-    private mutating func addChain(_ edge: Edge) {
-        let reversed = reversedEdges.contains(edge)
-        let (source, target) = reversed ? (edge.to, edge.from) : (edge.from, edge.to)
-        var chain = [source]
+    private mutating func addChain(_ edge: Edge, source: Int, target: Int) {
         var previous = source
         let top = layerOfReal[source]
         let bottom = layerOfReal[target]
+        let firstDummy = -(layerOfDummy.count + 1)
+        var dummies = 0
         if bottom > top + 1 {
             for layer in (top + 1)..<bottom {
                 let dummy = -(layerOfDummy.count + 1)
@@ -176,23 +268,22 @@ public struct LayeredLayout: Sendable {
                 upDummy.append(previous)
                 downDummy.append(0)
                 link(previous, dummy)
-                chain.append(dummy)
                 previous = dummy
+                dummies += 1
             }
         }
         link(previous, target)
-        chain.append(target)
-        chains[edge] = chain
+        addChain(edge, source: source, target: target, firstDummy: dummies > 0 ? firstDummy : 0, dummyCount: dummies)
     }
 
     mutating func link(_ upperNode: Int, _ lowerNode: Int) {
-        if upperNode >= 0 { downReal[upperNode].append(lowerNode) } else { downDummy[-upperNode - 1] = lowerNode }
-        if lowerNode >= 0 { upReal[lowerNode].append(upperNode) } else { upDummy[-lowerNode - 1] = upperNode }
+        if upperNode >= 0 { downReal.append(lowerNode, to: upperNode) } else { downDummy[-upperNode - 1] = lowerNode }
+        if lowerNode >= 0 { upReal.append(upperNode, to: lowerNode) } else { upDummy[-lowerNode - 1] = upperNode }
     }
 
     /// Depth-first order from the first layer (keeps related nodes together), or the previous
     /// layout's order for nodes it had.
-    private mutating func initialOrder(_ graph: LayoutGraph, previous: LayeredLayout?) {
+    private mutating func initialOrder(_ graph: FlatGraph, previous: LayeredLayout?) {
         var rank = [Int](repeating: Int.max, count: realCount)
         var counter = 0
         if let previous {
@@ -204,7 +295,7 @@ public struct LayeredLayout: Sendable {
             }
         }
         var stack: [Int] = []
-        for root in (0..<realCount).reversed() where upReal[root].isEmpty { stack.append(root) }
+        for root in (0..<realCount).reversed() where upReal.isEmpty(root) { stack.append(root) }
         var seen = [Bool](repeating: false, count: realCount)
         while let node = stack.popLast() {
             guard !seen[node] else { continue }
@@ -213,26 +304,25 @@ public struct LayeredLayout: Sendable {
                 rank[node] = counter
                 counter += 1
             }
-            for next in graph.successors[node].reversed() where !seen[next] { stack.append(next) }
+            for index in graph.range(node).reversed() where !seen[Int(graph.targets[index])] { stack.append(Int(graph.targets[index])) }
         }
+        // Dummies take their chain's source's rank, so they start next to their source. A
+        // chain's dummies are numbered in order from its source down, so each dummy's upper
+        // neighbour is ranked before it.
+        var rankOfDummy = [Int](repeating: 0, count: dummyCount)
+        for index in 0..<dummyCount {
+            let upper = upDummy[index]
+            rankOfDummy[index] = upper >= 0 ? rank[upper] : rankOfDummy[-upper - 1]
+        }
+        var keyed: [(Int, Int)] = []
         for layer in layers.indices {
-            // Dummies take their upper neighbour's rank, so they start next to their source.
-            // Sorted in a copy: the comparator reads `self`, which must not overlap the write.
-            var nodes = layers[layer]
-            nodes.sort { lhs, rhs in
-                let a = lhs >= 0 ? rank[lhs] : rankOfChain(lhs, rank)
-                let b = rhs >= 0 ? rank[rhs] : rankOfChain(rhs, rank)
-                return (a, lhs) < (b, rhs)
-            }
-            layers[layer] = nodes
+            keyed.removeAll(keepingCapacity: true)
+            for node in layers[layer] { keyed.append((node >= 0 ? rank[node] : rankOfDummy[-node - 1], node)) }
+            // (rank, id) is a total order: any sort gives this one result.
+            keyed.sort { $0 < $1 }
+            for (index, entry) in keyed.enumerated() { layers[layer][index] = entry.1 }
             reindex(layer)
         }
-    }
-
-    private func rankOfChain(_ dummy: Int, _ rank: [Int]) -> Int {
-        var node = dummy
-        while node < 0 { node = upDummy[-node - 1] }
-        return rank[node]
     }
 
     mutating func reindex(_ layer: Int) {
@@ -240,5 +330,4 @@ public struct LayeredLayout: Sendable {
             if node >= 0 { positionOfReal[node] = position } else { positionOfDummy[-node - 1] = position }
         }
     }
-
 }

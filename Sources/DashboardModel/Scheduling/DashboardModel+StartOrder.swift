@@ -1,3 +1,4 @@
+import DequeModule
 import OperationEvents
 
 extension DashboardModel {
@@ -5,13 +6,12 @@ extension DashboardModel {
     /// barrier list first, then veryHigh ... veryLow, first in first out within one priority
     /// (swift-corelibs-foundation `OperationQueue._schedule`).
     public func startOrder(of queue: QueueID, limit: Int = .max) -> [OperationID] {
-        guard limit > 0, let lists = queueFacts.read(queue, { $0.startLists }) else { return [] }
+        guard limit > 0 else { return [] }
+        var cursor = StartOrderCursor(queue: queue, self)
         var result: [OperationID] = []
-        for (index, list) in lists.enumerated() {
-            for id in list where isLive(id, in: queue, list: index) && isStartable(id) {
-                result.append(id)
-                if result.count >= limit { return result }
-            }
+        while let id = cursor.next(self) {
+            result.append(id)
+            if result.count >= limit { break }
         }
         return result
     }
@@ -19,21 +19,63 @@ extension DashboardModel {
     /// Ready to be started by its queue. A barrier block is ready once everything before it
     /// finished (its readiness is not reported, so it is derived here).
     func isStartable(_ id: OperationID) -> Bool {
-        guard let (state, isBarrier) = operations.read(id, { ($0.state, $0.isBarrier) }) else { return false }
+        guard let (state, isBarrier) = operations.withRecord(id, { ($0.pointee.state, $0.pointee.isBarrier) }) else { return false }
         if isBarrier {
             return state < .executing
-                && operations.read(id, { $0.dependencies })!.allSatisfy { (operations.read($0, { $0.state }) ?? .finished) == .finished }
+                && operations.withRecord(id, { $0.pointee.dependencies })!.allSatisfy {
+                    (operations.withRecord($0, { $0.pointee.state }) ?? .finished) == .finished
+                }
         }
         return state == .ready
+    }
+
+    /// A queue's start order read one operation at a time: the lanes take from each queue only
+    /// as many as they show.
+    struct StartOrderCursor {
+        let queue: QueueID
+        let lists: [Deque<OperationID>]
+        var list = 0
+        var index = 0
+
+        init(queue: QueueID, _ model: DashboardModel) {
+            self.queue = queue
+            lists = model.queueFacts.read(queue, { $0.startLists }) ?? []
+        }
+
+        /// The next operation in the queue's start order, nil after the last.
+        mutating func next(_ model: DashboardModel) -> OperationID? {
+            while list < lists.count {
+                let entries = lists[list]
+                while index < entries.count {
+                    let id = entries[index]
+                    index += 1
+                    if model.isLive(id, in: queue, list: list), model.isStartable(id) { return id }
+                }
+                list += 1
+                index = 0
+            }
+            return nil
+        }
+    }
+
+    /// The index of a class in `QoSClass.laneOrder`.
+    static func lane(of qos: QoSClass) -> Int {
+        switch qos {
+        case .userInteractive: 0
+        case .userInitiated: 1
+        case .default: 2
+        case .utility: 3
+        case .background: 4
+        }
     }
 
     /// The operations of one QoS class: executing (oldest first), ready in start order (each
     /// queue's order, interleaved by rank), pending (in add order); at most `limit` of each,
     /// with the full counts. One pass over the operations without copying them, then the
-    /// queues' start orders merged by rank: it runs on every frame.
+    /// queues' start orders merged by rank, read only as far as the lanes fill: it runs on
+    /// every frame.
     public func qosLanes(limit: Int = 50) -> [QoSLane] {
         let order = QoSClass.laneOrder
-        func lane(_ qos: QoSClass) -> Int { order.firstIndex(of: qos)! }
         var lanes = order.map { QoSLane(qos: $0) }
         // The `limit` smallest keys per lane, kept sorted (most operations never qualify).
         var executing = [[(UInt64, OperationID)]](repeating: [], count: order.count)
@@ -45,35 +87,45 @@ extension DashboardModel {
             list.insert(entry, at: at)
             if list.count > limit { list.removeLast() }
         }
-        var laneOf: [OperationID: Int] = [:]
+        // The lane of each ready operation by its slot in the table (-1: not ready).
+        var laneOfSlot = [Int8](repeating: -1, count: operations.count)
+        var slot = 0
+        var anyReady = false
         operations.forEach { record in
             // Fields first, before any write: then only they are loaded, not the whole record.pointee.
             let (id, state, qos, startedAt, enqueueOrder) = (record.pointee.id, record.pointee.state, record.pointee.qualityOfService,
                                                              record.pointee.startedAt, record.pointee.enqueueOrder)
-            let index = lane(qos)
+            let index = Self.lane(of: qos)
             switch state {
             case .executing:
                 lanes[index].executingCount += 1
                 keep(&executing[index], (startedAt ?? 0, id))
             case .ready:
                 lanes[index].readyCount += 1
-                laneOf[id] = index
+                laneOfSlot[slot] = Int8(index)
+                anyReady = true
             case .pending:
                 lanes[index].pendingCount += 1
                 keep(&pending[index], (enqueueOrder, id))
             case .finished:
                 break
             }
+            slot += 1
         }
-        // Ready: rank 0 of every queue (in queue order), then rank 1, ... until the lanes are full.
-        if !laneOf.isEmpty {
-            let orders = queues.ids.sorted().map { startOrder(of: $0) }
-            let deepest = orders.map(\.count).max() ?? 0
+        // Ready: rank 0 of every queue (in queue order), then rank 1, ... until the lanes are
+        // full or every queue's order has been read.
+        if anyReady {
+            var cursors = queues.ids.sorted().map { StartOrderCursor(queue: $0, self) }
             var full = 0
-            rankLoop: for rank in 0..<deepest {
-                for queueOrder in orders where rank < queueOrder.count {
-                    let id = queueOrder[rank]
-                    guard let index = laneOf[id], lanes[index].ready.count < limit else { continue }
+            var reading = true
+            rankLoop: while reading {
+                reading = false
+                for queue in cursors.indices {
+                    guard let id = cursors[queue].next(self) else { continue }
+                    reading = true
+                    guard let slot = operations.slot(of: id), laneOfSlot[slot] >= 0 else { continue }
+                    let index = Int(laneOfSlot[slot])
+                    guard lanes[index].ready.count < limit else { continue }
                     lanes[index].ready.append(id)
                     if lanes[index].ready.count == limit {
                         full += 1

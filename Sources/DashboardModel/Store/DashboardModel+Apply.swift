@@ -4,6 +4,16 @@ extension DashboardModel {
     /// Applies one event to the stream state and keeps the derived facts up to date with what
     /// it changed; returns true when the sequence numbers jumped (events were missed).
     @discardableResult
+    mutating func applyEvent(_ event: UnsafePointer<MonitorEvent>) -> Bool {
+        let time = event.pointee.time
+        if time > now { now = time }
+        let change = stream.apply(event)
+        react(to: change, time: time)
+        return change.missedEvents > 0
+    }
+
+    /// `applyEvent(_:)` of an event passed by value.
+    @discardableResult
     mutating func applyEvent(_ event: MonitorEvent) -> Bool {
         if event.time > now { now = event.time }
         let change = stream.apply(event)
@@ -14,14 +24,16 @@ extension DashboardModel {
     /// Updates levels, start lists, cycles and statistics after a change of the stream state.
     /// Bounded work: what cannot be followed within a small budget is marked for the batch's end.
     mutating func react(to change: StreamChange, time: UInt64) {
-        if change.effect != .none || change.revived || !change.released.isEmpty { stateVersion &+= 1 }
+        if change.effect != .none || change.revived || change.releasedAny { stateVersion &+= 1 }
         switch change.effect {
         case .operationAdded, .operationUpdated, .dependencyAdded, .dependencyRemoved, .queueAppeared, .queueReleased:
             structureVersion &+= 1
         default:
-            if change.revived || !change.impliedFinishes.isEmpty { structureVersion &+= 1 }
+            if change.revived || change.impliesFinishes { structureVersion &+= 1 }
         }
-        for id in change.impliedFinishes { finished(id, time: time) }
+        if change.impliesFinishes {
+            for id in change.impliedFinishes { finished(id, time: time) }
+        }
         if change.revived, let id = change.operation { revived(id) }
         switch change.effect {
         case .none, .readinessChanged, .unsignalledFinish, .noted, .queueChanged:
@@ -44,6 +56,7 @@ extension DashboardModel {
         case .operationUpdated(let id, let queueChanged, let gainedDependencies):
             if queueChanged { enqueue(id, again: true) }
             if gainedDependencies {
+                refreshBlocker(of: id)
                 relevel(from: id)
                 loopsDirty = true
                 cyclesDirty = true
@@ -57,9 +70,11 @@ extension DashboardModel {
             if cycleMembers.contains(id) { cyclesDirty = true }
             cancellationMayHaveChanged(id)
         case .dependencyAdded(let id, let dependency):
+            refreshBlocker(of: id)
             relevel(from: id)
             mayCloseLoop(id, through: dependency)
         case .dependencyRemoved(let id, let dependency):
+            refreshBlocker(of: id)
             if loopMembers.contains(id), loopMembers.contains(dependency) {
                 loopsDirty = true
                 cyclesDirty = true
@@ -68,14 +83,21 @@ extension DashboardModel {
         case .priorityChanged(let id, let effectiveChanged):
             if effectiveChanged { enqueue(id, again: true) }
         }
-        for released in change.released { react(to: released.change, time: released.event.time) }
+        if change.releasedAny {
+            for released in change.released { react(to: released.change, time: released.event.time) }
+        }
     }
 
     private mutating func added(_ id: OperationID) {
         enqueue(id, again: false)
-        guard let (dependencies, dependents) = operations.read(id, { ($0.dependencies, $0.dependents.count) }),
+        guard let (dependencies, dependents) = operations.withRecord(id, { ($0.pointee.dependencies, $0.pointee.dependents.count) }),
               !dependencies.isEmpty || dependents > 0 else { return }
-        stream.setLevel(computedLevel(of: id), of: id)
+        if dependencies.isEmpty {
+            stream.setLevel(computedLevel(of: id), of: id)
+        } else {
+            let (level, blocker) = levelAndBlocker(of: id)
+            stream.setLevel(level, blocker: blocker, of: id)
+        }
         guard dependents > 0 else { return }
         // Operations named it before it was announced: their levels move, and it may close a loop.
         relevel(from: id)
@@ -83,34 +105,42 @@ extension DashboardModel {
     }
 
     private mutating func started(_ id: OperationID, time: UInt64) {
-        guard let (addedAt, late, queue, qos) = operations.read(id, { ($0.addedAt, $0.firstSeenLate, $0.queue, $0.qualityOfService) })
+        guard let (addedAt, late, queue, qos) = operations.withRecord(id, {
+            ($0.pointee.addedAt, $0.pointee.firstSeenLate, $0.pointee.queue, $0.pointee.qualityOfService)
+        })
         else { return }
         // Seen late, it was added at an unknown earlier time: its wait is not known.
-        if !late {
-            let wait = time >= addedAt ? time - addedAt : 0
-            if let queue { queueFacts.update(queue) { $0.latency.recordWait(nanoseconds: wait) } }
-            latencyByQoS[qos, default: LatencyStatistics()].recordWait(nanoseconds: wait)
+        let wait: UInt64? = late ? nil : (time >= addedAt ? time - addedAt : 0)
+        if let wait { recordLatency(qos) { $0.recordWait(nanoseconds: wait) } }
+        guard let queue else { return }
+        // One visit to the queue's facts: the statistics and the start lists together.
+        Self.updateFacts(&queueFacts, of: queue, stream.operations) { facts, table in
+            if let wait { facts.latency.recordWait(nanoseconds: wait) }
+            Self.dequeueFront(&facts, table)
         }
-        dequeueFront(of: queue)
     }
 
     private mutating func finished(_ id: OperationID, time: UInt64) {
-        if cycleMembers.contains(id) { cyclesDirty = true }
-        guard let (started, added, late, queue, qos) = operations.read(id, {
-            ($0.startedAt, $0.addedAt, $0.firstSeenLate, $0.queue, $0.qualityOfService)
+        if !cycleMembers.isEmpty, cycleMembers.contains(id) { cyclesDirty = true }
+        guard let (started, added, late, queue, qos) = operations.withRecord(id, {
+            ($0.pointee.startedAt, $0.pointee.addedAt, $0.pointee.firstSeenLate, $0.pointee.queue, $0.pointee.qualityOfService)
         }) else { return }
+        var run: UInt64?
         if let startedAt = OperationRecord.knownStart(startedAt: started, addedAt: added, firstSeenLate: late) {
-            let run = time >= startedAt ? time - startedAt : 0
-            if let queue { queueFacts.update(queue) { $0.latency.recordRun(nanoseconds: run) } }
-            latencyByQoS[qos, default: LatencyStatistics()].recordRun(nanoseconds: run)
+            run = time >= startedAt ? time - startedAt : 0
         }
-        if let queue { queueFacts.update(queue) { $0.throughput.record(at: time) } }
-        dequeueFront(of: queue)
+        if let run { recordLatency(qos) { $0.recordRun(nanoseconds: run) } }
+        guard let queue else { return }
+        Self.updateFacts(&queueFacts, of: queue, stream.operations) { facts, table in
+            if let run { facts.latency.recordRun(nanoseconds: run) }
+            facts.throughput.record(at: time)
+            Self.dequeueFront(&facts, table)
+        }
     }
 
     /// A cancelled operation waits for nothing: its level drops, and a loop through it opens.
     private mutating func cancellationMayHaveChanged(_ id: OperationID) {
-        guard let (cancelled, level) = operations.read(id, { ($0.isCancelled, $0.level) }), cancelled else { return }
+        guard let (cancelled, level) = operations.withRecord(id, { ($0.pointee.isCancelled, $0.pointee.level) }), cancelled else { return }
         if loopMembers.contains(id) { loopsDirty = true }
         if level != 0 { relevel(from: id) }
     }

@@ -33,7 +33,8 @@ extension DashboardModel {
     /// operations the keyframe holds.
     mutating func rebuildDerivedFacts() {
         queueFacts = RecordTable()
-        latencyByQoS = [:]
+        latencyByQoSSlots = [LatencyStatistics](repeating: LatencyStatistics(), count: QoSClass.allCases.count)
+        latencyByQoSPresent = 0
         for id in stream.queues.ids {
             queueFacts[id] = QueueFacts(id: id, throughputSeconds: configuration.throughputWindowSeconds)
         }
@@ -52,17 +53,18 @@ extension DashboardModel {
         for sample in samples {
             if let wait = sample.wait {
                 if let queue = sample.queue, queueFacts.contains(queue) { queueFacts[queue]!.latency.recordWait(nanoseconds: wait) }
-                latencyByQoS[sample.qos, default: LatencyStatistics()].recordWait(nanoseconds: wait)
+                recordLatency(sample.qos) { $0.recordWait(nanoseconds: wait) }
             }
             if let run = sample.run {
                 if let queue = sample.queue, queueFacts.contains(queue) { queueFacts[queue]!.latency.recordRun(nanoseconds: run) }
-                latencyByQoS[sample.qos, default: LatencyStatistics()].recordRun(nanoseconds: run)
+                recordLatency(sample.qos) { $0.recordRun(nanoseconds: run) }
             }
         }
         for (time, queue) in finishes.sorted(by: { $0.0 < $1.0 }) where queueFacts.contains(queue) {
             queueFacts[queue]!.throughput.record(at: time)
         }
         rebuildStartLists()
+        refreshBlockers()
         cycles = []
         cycleMembers = []
         cycleIndex = [:]

@@ -9,15 +9,50 @@ extension DashboardModel {
     /// on loops are ignored, so the value is finite even in a deadlocked graph. A cancelled
     /// operation waits for nothing (Foundation releases it): 0.
     func computedLevel(of id: OperationID) -> Int {
-        guard let (dependencies, cancelled) = operations.read(id, { ($0.dependencies, $0.isCancelled) }), !cancelled else { return 0 }
+        guard let (dependencies, cancelled) = operations.withRecord(id, { ($0.pointee.dependencies, $0.pointee.isCancelled) }), !cancelled
+        else { return 0 }
         var level = 0
         let checkLoops = !loopMembers.isEmpty && loopMembers.contains(id)
         for dependency in dependencies {
-            guard let dependencyLevel = operations.read(dependency, { $0.level }) else { continue }
+            guard let dependencyLevel = operations.withRecord(dependency, { $0.pointee.level }) else { continue }
             if checkLoops, loopMembers.contains(dependency) { continue }
             level = max(level, dependencyLevel + 1)
         }
         return level
+    }
+
+    /// `computedLevel(of:)`, and the first of the operation's dependencies that is retained and
+    /// unfinished (its `blocker`), in one pass over the dependencies.
+    func levelAndBlocker(of id: OperationID) -> (level: Int, blocker: OperationID?) {
+        guard let (dependencies, cancelled) = operations.withRecord(id, { ($0.pointee.dependencies, $0.pointee.isCancelled) })
+        else { return (0, nil) }
+        var level = 0
+        var blocker: OperationID?
+        let checkLoops = !loopMembers.isEmpty && loopMembers.contains(id)
+        for dependency in dependencies {
+            guard let (dependencyLevel, finished) = operations.withRecord(dependency, { ($0.pointee.level, $0.pointee.state == .finished) })
+            else { continue }
+            if blocker == nil, !finished { blocker = dependency }
+            if cancelled || (checkLoops && loopMembers.contains(dependency)) { continue }
+            level = max(level, dependencyLevel + 1)
+        }
+        return (level, blocker)
+    }
+
+    /// Finds the operation's `blocker` again: its dependencies changed.
+    mutating func refreshBlocker(of id: OperationID) {
+        guard let dependencies = operations.withRecord(id, { $0.pointee.dependencies }) else { return }
+        let blocker = dependencies.first { operations.withRecord($0, { $0.pointee.state != .finished }) == true }
+        stream.setBlocker(blocker, of: id)
+    }
+
+    /// Every operation's `blocker` found again (after a keyframe).
+    mutating func refreshBlockers() {
+        var waiting: [OperationID] = []
+        operations.forEach { record in
+            if !record.pointee.info.dependencies.isEmpty { waiting.append(record.pointee.id) }
+        }
+        for id in waiting { refreshBlocker(of: id) }
     }
 
     /// Recomputes levels from `id` down through its dependents after an edge changed, visiting

@@ -8,7 +8,7 @@ extension DashboardModel {
     /// Appends an unstarted operation to its queue's list for its effective priority; `again`
     /// when it may be listed already (its lists are then compacted at the batch's end).
     mutating func enqueue(_ id: OperationID, again: Bool) {
-        guard let (state, queue, priority) = operations.read(id, { ($0.state, $0.queue, $0.effectivePriority) }),
+        guard let (state, queue, priority) = operations.withRecord(id, { ($0.pointee.state, $0.pointee.queue, $0.pointee.effectivePriority) }),
               state < .executing, let queue, stream.queues.contains(queue) else { return }
         if !queueFacts.contains(queue) {
             queueFacts[queue] = QueueFacts(id: queue, throughputSeconds: configuration.throughputWindowSeconds)
@@ -19,15 +19,20 @@ extension DashboardModel {
         }
     }
 
+    /// Changes a queue's facts in place with the operations at hand. Static, so that the facts
+    /// (changed) and the operations (read) are two separate parts of the model: a closure over
+    /// `self` would need a copy of the table (a retain and release of its storage per event).
+    static func updateFacts(_ facts: inout RecordTable<QueueFacts>, of queue: QueueID, _ table: borrowing OperationTable,
+                            _ body: (inout QueueFacts, borrowing OperationTable) -> Void) {
+        facts.update(queue) { body(&$0, table) }
+    }
+
     /// Drops started, finished and moved entries from the fronts of a queue's lists.
-    mutating func dequeueFront(of queue: QueueID?) {
-        guard let queue else { return }
-        let table = stream.operations
-        queueFacts.update(queue) { facts in
-            for index in facts.startLists.indices {
-                while let first = facts.startLists[index].first, !Self.isLive(first, in: queue, list: index, table) {
-                    facts.startLists[index].removeFirst()
-                }
+    static func dequeueFront(_ facts: inout QueueFacts, _ table: borrowing OperationTable) {
+        let queue = facts.id
+        for index in facts.startLists.indices {
+            while let first = facts.startLists[index].first, !isLive(first, in: queue, list: index, table) {
+                facts.startLists[index].removeFirst()
             }
         }
     }
@@ -37,8 +42,9 @@ extension DashboardModel {
         Self.isLive(id, in: queue, list: index, operations)
     }
 
-    static func isLive(_ id: OperationID, in queue: QueueID, list index: Int, _ table: OperationTable) -> Bool {
-        guard let (state, owner, priority) = table.read(id, { ($0.state, $0.queue, $0.effectivePriority) }) else { return false }
+    static func isLive(_ id: OperationID, in queue: QueueID, list index: Int, _ table: borrowing OperationTable) -> Bool {
+        guard let (state, owner, priority) = table.withRecord(id, { ($0.pointee.state, $0.pointee.queue, $0.pointee.effectivePriority) })
+        else { return false }
         return state < .executing && owner == queue && QueueFacts.listIndex(priority) == index
     }
 

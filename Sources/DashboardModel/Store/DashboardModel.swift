@@ -22,7 +22,13 @@ public struct DashboardModel: Sendable {
     /// The latest time seen, from events or `advance(to:)`.
     public internal(set) var now: UInt64 = 0
     /// Wait and run time percentiles per quality of service.
-    public internal(set) var latencyByQoS: [QoSClass: LatencyStatistics] = [:]
+    public var latencyByQoS: [QoSClass: LatencyStatistics] {
+        var result: [QoSClass: LatencyStatistics] = [:]
+        for qos in QoSClass.allCases where latencyByQoSPresent & (1 << Self.slot(of: qos)) != 0 {
+            result[qos] = latencyByQoSSlots[Self.slot(of: qos)]
+        }
+        return result
+    }
     /// Dependency cycles among unfinished operations, each in dependency order.
     public internal(set) var cycles: [[OperationID]] = []
     /// Incremented on every change the model applied: what was drawn from an older value is stale.
@@ -33,6 +39,11 @@ public struct DashboardModel: Sendable {
 
     /// Start lists and statistics per queue.
     var queueFacts = RecordTable<QueueFacts>()
+    /// `latencyByQoS` by `slot(of:)`: recorded at every start and finish, where a dictionary
+    /// would hash the class each time.
+    var latencyByQoSSlots = [LatencyStatistics](repeating: LatencyStatistics(), count: QoSClass.allCases.count)
+    /// Which of `latencyByQoSSlots` were recorded into (bit `slot(of:)`): only those are listed.
+    var latencyByQoSPresent: UInt8 = 0
     /// Operations that are members of a cycle (of its strongly connected component).
     var cycleMembers: Set<OperationID> = []
     /// For each member of a cycle's strongly connected component, the index in `cycles` of the
@@ -88,6 +99,24 @@ public struct DashboardModel: Sendable {
     /// The operation, if retained.
     public subscript(id: OperationID) -> OperationRecord? { stream.operations[id] }
 
+    /// The index of a quality of service in `latencyByQoSSlots`.
+    static func slot(of qos: QoSClass) -> Int {
+        switch qos {
+        case .background: 0
+        case .utility: 1
+        case .default: 2
+        case .userInitiated: 3
+        case .userInteractive: 4
+        }
+    }
+
+    /// Records a wait or run time of an operation of `qos`.
+    mutating func recordLatency(_ qos: QoSClass, _ body: (inout LatencyStatistics) -> Void) {
+        let slot = Self.slot(of: qos)
+        latencyByQoSPresent |= 1 << slot
+        body(&latencyByQoSSlots[slot])
+    }
+
     /// True if `id` is in a dependency cycle.
     public func isInCycle(_ id: OperationID) -> Bool { cycleMembers.contains(id) }
 
@@ -101,7 +130,10 @@ public struct DashboardModel: Sendable {
         case nil: break
         }
         var lost = false
-        for event in batch.events where applyEvent(event) { lost = true }
+        // Each event read in place: iterating the array would copy every event out of it.
+        batch.events.withUnsafeBufferPointer { events in
+            for index in events.indices where applyEvent(events.baseAddress! + index) { lost = true }
+        }
         if stream.noteEventsLost(total: batch.droppedTotal) { lost = true }
         finishBatch()
         return lost

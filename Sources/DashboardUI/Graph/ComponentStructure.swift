@@ -38,15 +38,38 @@ struct ComponentStructure: Sendable {
         dependencyStart.reserveCapacity(count + 1)
         dependencySlots.reserveCapacity(count * 2)
         var slotShape = [UInt64](repeating: 0, count: count)
+        // Ids are small consecutive integers: while they span at most a few times the count, a
+        // dependency's slot is read from a plain array indexed by id, which is small and read
+        // near where it was read last, instead of from the table's hashed index (a cache miss
+        // per dependency at 10,000 operations).
+        var (lowest, highest) = (Int.max, Int.min)
+        // From the table's array of ids: no record is read for them.
+        for (slot, raw) in model.operations.keyValues.enumerated() {
+            ids[slot] = OperationID(raw)
+            (lowest, highest) = (min(lowest, raw), max(highest, raw))
+        }
+        var slotOfID: [Int32] = []
+        if highest - lowest < 4 * count {
+            slotOfID = [Int32](repeating: -1, count: highest - lowest + 1)
+            for (slot, id) in ids.enumerated() { slotOfID[id.rawValue - lowest] = Int32(slot) }
+        }
+        let dense = !slotOfID.isEmpty
         // The edges first, as slots; then the union-find over a plain buffer (a closure over the
         // array would check exclusive access on every step).
         var slot = 0
         model.operations.forEach { record in
-            ids[slot] = record.pointee.id
-            var shape = Self.mix(UInt64(bitPattern: Int64(record.pointee.id.rawValue)),
+            var shape = Self.mix(UInt64(bitPattern: Int64(ids[slot].rawValue)),
                                  UInt64(bitPattern: Int64(record.pointee.queue?.rawValue ?? -1)))
             for dependency in record.pointee.dependencies {
-                guard let other = model.operations.slot(of: dependency) else { continue }
+                let other: Int
+                if dense {
+                    let offset = dependency.rawValue - lowest
+                    guard offset >= 0, offset < slotOfID.count, slotOfID[offset] >= 0 else { continue }
+                    other = Int(slotOfID[offset])
+                } else {
+                    guard let found = model.operations.slot(of: dependency) else { continue }
+                    other = found
+                }
                 dependencySlots.append(Int32(other))
                 shape = Self.mix(shape, UInt64(bitPattern: Int64(dependency.rawValue)))
             }
@@ -90,25 +113,38 @@ struct ComponentStructure: Sendable {
         var renumber = [Int32](repeating: 0, count: byKey.count)
         for (place, component) in byKey.enumerated() { renumber[component] = Int32(place) }
         keys = byKey.map { firstKeys[$0] }
-        // Members grouped by a counting sort.
-        componentOfSlot = [Int32](repeating: 0, count: count)
-        var sizes = [Int](repeating: 0, count: keys.count)
-        for index in 0..<count {
-            let component = renumber[Int(number[Int(rootOf[index])])]
-            componentOfSlot[index] = component
-            sizes[Int(component)] += 1
+        // Members grouped by a counting sort, in local arrays written through buffers (a stored
+        // property written element by element is checked for uniqueness at every write).
+        let componentCount = keys.count
+        var componentOf = [Int32](repeating: 0, count: count)
+        var starts = [Int](repeating: 0, count: componentCount + 1)
+        var members = [Int32](repeating: 0, count: count)
+        var hashes = [UInt64](repeating: 0, count: componentCount)
+        componentOf.withUnsafeMutableBufferPointer { componentOf in
+            starts.withUnsafeMutableBufferPointer { starts in
+                for index in 0..<count {
+                    let component = renumber[Int(number[Int(rootOf[index])])]
+                    componentOf[index] = component
+                    starts[Int(component) + 1] += 1
+                }
+                for index in 0..<componentCount { starts[index + 1] += starts[index] }
+                var fill = Array(starts.prefix(componentCount))
+                members.withUnsafeMutableBufferPointer { members in
+                    hashes.withUnsafeMutableBufferPointer { hashes in
+                        for index in 0..<count {
+                            let component = Int(componentOf[index])
+                            members[fill[component]] = Int32(index)
+                            fill[component] += 1
+                            hashes[component] = Self.mix(hashes[component], slotShape[index])
+                        }
+                    }
+                }
+            }
         }
-        memberStart = [Int](repeating: 0, count: keys.count + 1)
-        for index in sizes.indices { memberStart[index + 1] = memberStart[index] + sizes[index] }
-        var fill = memberStart
-        memberSlots = [Int32](repeating: 0, count: count)
-        shapes = [UInt64](repeating: 0, count: keys.count)
-        for index in 0..<count {
-            let component = Int(componentOfSlot[index])
-            memberSlots[fill[component]] = Int32(index)
-            fill[component] += 1
-            shapes[component] = Self.mix(shapes[component], slotShape[index])
-        }
+        componentOfSlot = componentOf
+        memberStart = starts
+        memberSlots = members
+        shapes = hashes
     }
 
     /// Folds `value` into the hash `hash` (a multiply and a shift: cheap enough for every

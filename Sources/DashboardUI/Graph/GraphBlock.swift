@@ -59,9 +59,10 @@ extension GraphBlock {
         for seed in request.seeds where model.operations.contains(seed) && seen.insert(seed).inserted { frontier.append(seed) }
         var head = 0
         var units = 0
-        func reach(_ record: borrowing OperationRecord) {
-            for next in record.dependencies where seen.insert(next).inserted && model.operations.contains(next) { frontier.append(next) }
-            for next in record.dependents where seen.insert(next).inserted && model.operations.contains(next) { frontier.append(next) }
+        // Records are read through pointers (`withRecord`): a record handed over whole is copied.
+        func reach(_ record: UnsafePointer<OperationRecord>) {
+            for next in record.pointee.dependencies where seen.insert(next).inserted && model.operations.contains(next) { frontier.append(next) }
+            for next in record.pointee.dependents where seen.insert(next).inserted && model.operations.contains(next) { frontier.append(next) }
         }
         while head < frontier.count, units < request.budget {
             let id = frontier[head]
@@ -83,14 +84,14 @@ extension GraphBlock {
                     }
                     folds.append(chain.sorted())
                     units += 1
-                    for member in chain { model.operations.read(member) { reach($0) } }
+                    for member in chain { model.operations.withRecord(member) { reach($0) } }
                     continue
                 }
             }
             shownSet.insert(id)
             shown.append(id)
             units += 1
-            model.operations.read(id) { reach($0) }
+            model.operations.withRecord(id) { reach($0) }
         }
         block.shownOperations = shown.count
         block.assemble(model, shown: shown, shownSet: shownSet, foldOf: foldOf, folds: folds, queues: queues)
@@ -103,9 +104,9 @@ extension GraphBlock {
 
     /// Finished, and every retained dependency finished: it can be folded with its chain.
     private static func foldable(_ id: OperationID, _ model: DashboardModel, _ keep: Set<OperationID>) -> Bool {
-        guard !keep.contains(id), let (state, dependencies) = model.operations.read(id, { ($0.state, $0.dependencies) }),
+        guard !keep.contains(id), let (state, dependencies) = model.operations.withRecord(id, { ($0.pointee.state, $0.pointee.dependencies) }),
               state == .finished else { return false }
-        return dependencies.allSatisfy { (model.operations.read($0) { $0.state } ?? .finished) == .finished }
+        return dependencies.allSatisfy { (model.operations.withRecord($0) { $0.pointee.state } ?? .finished) == .finished }
     }
 
     /// The foldable finished operations connected to `start` through foldable ones.
@@ -116,7 +117,8 @@ extension GraphBlock {
         while head < chain.count {
             let id = chain[head]
             head += 1
-            guard let (dependencies, dependents) = model.operations.read(id, { ($0.dependencies, $0.dependents) }) else { continue }
+            guard let (dependencies, dependents) = model.operations.withRecord(id, { ($0.pointee.dependencies, $0.pointee.dependents) })
+            else { continue }
             for next in dependencies + dependents where !seen.contains(next) && foldable(next, model, keep) {
                 seen.insert(next)
                 chain.append(next)
@@ -133,7 +135,7 @@ extension GraphBlock {
         var boxOfFold: [Int: Int] = [:]
         // The boxes name their queue when the block spans queues: edges across queues read as such.
         var queueSet: Set<QueueID?> = []
-        for id in shown where foldOf[id] == nil { queueSet.insert(model.operations.read(id) { $0.queue } ?? nil) }
+        for id in shown where foldOf[id] == nil { queueSet.insert(model.operations.withRecord(id) { $0.pointee.queue } ?? nil) }
         let tagQueues = queueSet.count > 1
         for id in shown {
             if let fold = foldOf[id] {
@@ -152,7 +154,8 @@ extension GraphBlock {
         graph = LayoutGraph(nodeCount: nodes.count)
         var hidden = 0
         for id in shown {
-            guard let to = boxOf[id], let (dependencies, dependents) = model.operations.read(id, { ($0.dependencies, $0.dependents) }) else { continue }
+            guard let to = boxOf[id], let (dependencies, dependents) = model.operations.withRecord(id, { ($0.pointee.dependencies, $0.pointee.dependents) })
+            else { continue }
             for dependency in dependencies {
                 if let from = boxOf[dependency] {
                     if from != to { graph.addEdge(from, to) }
@@ -162,7 +165,7 @@ extension GraphBlock {
             }
             for dependent in dependents where !shownSet.contains(dependent) && model.operations.contains(dependent) {
                 // A dependent lists its dependency; a stale entry of a dependent that no longer does is not an edge.
-                if model.operations.read(dependent, { $0.dependencies.contains(id) }) == true { hidden += 1 }
+                if model.operations.withRecord(dependent, { $0.pointee.dependencies.contains(id) }) == true { hidden += 1 }
             }
         }
         hiddenEdges = hidden

@@ -53,38 +53,49 @@ struct GraphComponents: Sendable {
         self.structure = structure
         let count = structure.ids.count
         guard count == model.operations.count else { return nil }
+        // The same operations in the same slots (compared on the table's array of ids).
+        guard model.operations.keyValues.elementsEqual(structure.ids.lazy.map(\.rawValue)) else { return nil }
         // States first, so that a pending operation's dependencies are read from this array.
         var finished = [Bool](repeating: false, count: count)
         var slot = 0
-        var matches = true
         model.operations.forEach { record in
             finished[slot] = record.pointee.state == .finished
-            if record.pointee.id != structure.ids[slot] { matches = false }
             slot += 1
         }
-        guard matches else { return nil }
-        status = [UInt8](repeating: 0, count: count)
-        roots = [GraphRoot?](repeating: nil, count: count)
+        // Written into local arrays through buffers: a stored property written element by
+        // element is checked for uniqueness at every write.
+        var status = [UInt8](repeating: 0, count: count)
+        var roots = [GraphRoot?](repeating: nil, count: count)
         var found = (0..<structure.count).map { number in
             Component(key: structure.keys[number], rank: .finished, worstRoot: nil, number: number,
                       size: structure.memberStart[number + 1] - structure.memberStart[number], signature: structure.shapes[number])
         }
-        slot = 0
-        model.operations.forEach { record in
-            let dependencies = Int(structure.dependencyStart[slot])..<Int(structure.dependencyStart[slot + 1])
-            let unfinished = dependencies.contains { !finished[Int(structure.dependencySlots[$0])] }
-            let facts = GraphRoot.Facts(record)
-            let root = GraphRoot.of(facts, in: model, queues: queues, waitsOnUnfinished: unfinished) { _ in record.pointee.dependencies }
-            roots[slot] = root
-            let rank: Rank = root != nil ? .stuck : facts.state == .executing ? .running : facts.state == .finished ? .finished : .waiting
-            status[slot] = UInt8(rank.rawValue)
-            let number = Int(structure.componentOfSlot[slot])
-            let state = UInt64(facts.state.hashCode) | (facts.isCancelled ? 8 : 0) | UInt64((root?.rawValue ?? 15) << 4)
-            found[number].signature = ComponentStructure.mix(found[number].signature, state)
-            if rank < found[number].rank { found[number].rank = rank }
-            if let root { found[number].worstRoot = min(found[number].worstRoot ?? root, root) }
-            slot += 1
+        status.withUnsafeMutableBufferPointer { status in
+            roots.withUnsafeMutableBufferPointer { roots in
+                found.withUnsafeMutableBufferPointer { found in
+                    slot = 0
+                    model.operations.forEach { record in
+                        let dependencies = Int(structure.dependencyStart[slot])..<Int(structure.dependencyStart[slot + 1])
+                        let unfinished = dependencies.contains { !finished[Int(structure.dependencySlots[$0])] }
+                        let facts = GraphRoot.Facts(record)
+                        let root = GraphRoot.of(facts, in: model, queues: queues, waitsOnUnfinished: unfinished) { _ in
+                            record.pointee.dependencies
+                        }
+                        roots[slot] = root
+                        let rank: Rank = root != nil ? .stuck : facts.state == .executing ? .running : facts.state == .finished ? .finished : .waiting
+                        status[slot] = UInt8(rank.rawValue)
+                        let number = Int(structure.componentOfSlot[slot])
+                        let state = UInt64(facts.state.hashCode) | (facts.isCancelled ? 8 : 0) | UInt64((root?.rawValue ?? 15) << 4)
+                        found[number].signature = ComponentStructure.mix(found[number].signature, state)
+                        if rank < found[number].rank { found[number].rank = rank }
+                        if let root { found[number].worstRoot = min(found[number].worstRoot ?? root, root) }
+                        slot += 1
+                    }
+                }
+            }
         }
+        self.status = status
+        self.roots = roots
         // Buckets by (rank, worst root); the structure numbers components by key already.
         func bucket(_ component: Component) -> Int { component.rank.rawValue * 8 + (component.worstRoot?.rawValue ?? 7) }
         var buckets = [[Int]](repeating: [], count: 32)

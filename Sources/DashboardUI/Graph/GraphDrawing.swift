@@ -18,12 +18,11 @@ public enum GraphDrawing {
                             backEdges: [LayeredLayout.Edge] = [], maxLabelWidth: Int = 24) -> GraphCanvas {
         let layerCount = layout.layers.count
         guard layerCount > 0 else { return GraphCanvas(width: 0, height: 0) }
-        // The real edge each dummy carries, and which edges to dash.
-        var edgeOfDummy: [Int: LayeredLayout.Edge] = [:]
-        for (edge, chain) in layout.chains {
-            for node in chain where node < 0 { edgeOfDummy[node] = edge }
-        }
+        // Which edges to dash (the layout knows the real edge each dummy carries).
         let dashedEdges = dashed.union(layout.reversedEdges)
+        // Most drawings have neither: no edge is hashed then.
+        let anyReversed = !layout.reversedEdges.isEmpty
+        let anyDashed = !dashedEdges.isEmpty
         // Widths are columns of the labels as the canvas shows them (made visible; CJK and emoji
         // take two), measured once.
         var shown: [String] = []
@@ -54,17 +53,18 @@ public enum GraphDrawing {
             // else enters merge too (a fan-out). Anything else keeps its own group, so that
             // lines meet only where the edges really share an end.
             var incoming: [Int: Int] = [:]
+            // (The layout's neighbour lists are read in place: no list is made per node.)
             for node in layout.layers[layer] {
-                for next in layout.lower(node) { incoming[next, default: 0] += 1 }
+                layout.forEachLower(node) { incoming[$0, default: 0] += 1 }
             }
             for node in layout.layers[layer] {
-                let lower = layout.lower(node)
-                for next in lower {
-                    let edge = node < 0 ? edgeOfDummy[node]! : (next < 0 ? edgeOfDummy[next]! : LayeredLayout.Edge(node, next))
-                    let target = layout.reversedEdges.contains(edge) ? edge.from : edge.to
-                    let fanOut = node >= 0 && lower.count > 1 && incoming[next] == 1
+                let lowerCount = layout.lowerCount(node)
+                layout.forEachLower(node) { next in
+                    let edge = node < 0 ? layout.edge(ofDummy: node) : (next < 0 ? layout.edge(ofDummy: next) : LayeredLayout.Edge(node, next))
+                    let target = anyReversed && layout.reversedEdges.contains(edge) ? edge.from : edge.to
+                    let fanOut = node >= 0 && lowerCount > 1 && incoming[next] == 1
                     gaps[layer].append(Segment(from: node, to: next, group: fanOut ? -2 - node : target,
-                                               dashed: dashedEdges.contains(edge)))
+                                               dashed: anyDashed && dashedEdges.contains(edge)))
                 }
             }
         }
@@ -124,10 +124,10 @@ public enum GraphDrawing {
         for layer in 0..<layerCount {
             for node in layout.layers[layer] where node < 0 {
                 let y = layout.position(of: node)
-                let edge = edgeOfDummy[node]!
-                let group = layout.reversedEdges.contains(edge) ? edge.from : edge.to
+                let edge = layout.edge(ofDummy: node)
+                let group = anyReversed && layout.reversedEdges.contains(edge) ? edge.from : edge.to
                 canvas.horizontal(from: columnX[layer] - 1, to: columnX[layer] + columnWidth[layer], y: y,
-                                  group: group, dashed: dashedEdges.contains(edge))
+                                  group: group, dashed: anyDashed && dashedEdges.contains(edge))
             }
         }
         // Segments.

@@ -99,7 +99,7 @@ package enum GraphRoot: Int, Sendable, Comparable {
             guard facts.state == .pending, !facts.isCancelled, !facts.sampled, !waitsOnUnfinished else { return nil }
             var lastFinish = facts.addedAt
             for dependency in dependencies(facts) {
-                guard let (state, finishedAt) = model.operations.read(dependency, { ($0.state, $0.finishedAt) }),
+                guard let (state, finishedAt) = model.operations.withRecord(dependency, { ($0.pointee.state, $0.pointee.finishedAt) }),
                       state == .finished else { return nil }
                 lastFinish = max(lastFinish, finishedAt ?? lastFinish)
             }

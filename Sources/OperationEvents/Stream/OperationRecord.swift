@@ -6,8 +6,25 @@
 /// properties below read it. Times are kept with a sentinel rather than as optionals, and the
 /// key changes packed, so that a long retained history stays small.
 public struct OperationRecord: Sendable {
+    // The stored properties are declared in this order so that the small ones fill the end of
+    // `info` (whose size is not a multiple of 8) instead of padding the record: a retained
+    // history holds many thousands of records, each moved whole when the table grows.
+
     /// The operation's keys as last reported.
     public internal(set) var info: OperationInfo
+    /// The dependency depth a consumer keeps here (see `level`); not a fact of the stream.
+    @usableFromInline var storedLevel: Int32 = 0
+    /// Entries of `dependents` no longer retained; the list is compacted when they outnumber
+    /// the live ones, so that a long-lived hub's list does not grow without bound.
+    var staleDependents: Int32 = 0
+    @usableFromInline var flags: Flags = []
+    /// The dependency a consumer keeps here as unfinished (see `blocker`); 0: none.
+    @usableFromInline var storedBlocker: Int32 = 0
+    // The times next, near the keys `state` reads (the end of `info`): a pass over every
+    // record that reads states touches fewer cache lines.
+    @usableFromInline var finishTime = Self.never
+    @usableFromInline var startTime = Self.never
+    @usableFromInline var readyTime = Self.never
     /// When it was first seen (monitor clock, ns).
     public let addedAt: UInt64
     /// Its place in the stream's add order (the sequence number of its `operationAdded`, or of
@@ -16,16 +33,7 @@ public struct OperationRecord: Sendable {
     public internal(set) var enqueueOrder: UInt64
     /// The operations that wait for it (retained or announced later).
     public internal(set) var dependents: [OperationID] = []
-    @usableFromInline var readyTime = Self.never
-    @usableFromInline var startTime = Self.never
-    @usableFromInline var finishTime = Self.never
     var changes = KeyHistory()
-    /// The dependency depth a consumer keeps here (see `level`); not a fact of the stream.
-    @usableFromInline var storedLevel: Int32 = 0
-    /// Entries of `dependents` no longer retained; the list is compacted when they outnumber
-    /// the live ones, so that a long-lived hub's list does not grow without bound.
-    var staleDependents: Int32 = 0
-    @usableFromInline var flags: Flags = []
 
     /// "No such time yet".
     @usableFromInline static let never = UInt64.max
@@ -111,6 +119,13 @@ public struct OperationRecord: Sendable {
     /// facts (not coded, not compared).
     @inlinable public var level: Int { Int(storedLevel) }
 
+    /// A dependency that was retained and unfinished when the dashboard model last looked at
+    /// this operation's dependencies (nil: none, or not looked), so that a pass over every
+    /// pending operation can tell most are still waiting by one lookup, without reading their
+    /// dependency lists. A hint to check, not a fact of the stream (not coded, not compared):
+    /// the model sets it again whenever the operation's dependencies change.
+    @inlinable package var blocker: OperationID? { storedBlocker == 0 ? nil : OperationID(Int(storedBlocker)) }
+
     /// Appends a key change to the history (at most `limit` kept).
     mutating func remember(_ key: KeyChange.Key, _ value: Bool, time: UInt64, origin: EventOrigin, detail: Int32 = 0,
                            limit: Int) {
@@ -121,6 +136,12 @@ public struct OperationRecord: Sendable {
     /// Sets the level a consumer derives (see `level`).
     package mutating func setLevel(_ level: Int) {
         storedLevel = Int32(clamping: level)
+    }
+
+    /// Sets the dependency a consumer found unfinished (see `blocker`); an id beyond 32 bits is
+    /// kept as none.
+    package mutating func setBlocker(_ blocker: OperationID?) {
+        storedBlocker = blocker.flatMap { Int32(exactly: $0.rawValue) } ?? 0
     }
 
     // MARK: Derived

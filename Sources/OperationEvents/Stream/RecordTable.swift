@@ -30,6 +30,10 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     /// Every id, in no particular order.
     @inlinable public var ids: [Record.Key] { records.map { $0!.id } }
 
+    /// Every id's integer in slot order (see `slot(of:)`): the table's own array, so that a
+    /// pass that needs only the ids does not read every record.
+    @inlinable package var keyValues: [Int] { keys }
+
     /// The record of `id`; setting nil removes it. Reading borrows the stored record, so that
     /// `table[id]?.state` reads one field without copying the record's arrays and strings.
     @inlinable public subscript(id: Record.Key) -> Record? {
@@ -65,6 +69,37 @@ public struct RecordTable<Record: TableRecord>: Sendable {
         return record
     }
 
+    /// Removes and destroys the record of `id` where it lies, moving the last record into its
+    /// place: one move of one record, where `remove(_:)` moves the removed record out and the
+    /// last one twice. Returns false when absent.
+    @inlinable @discardableResult
+    mutating func discard(_ id: Record.Key) -> Bool {
+        guard let index = index(of: id) else { return false }
+        let last = records.count - 1
+        records.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            (base + index).deinitialize(count: 1)
+            if index != last {
+                (base + index).moveInitialize(from: base + last, count: 1)
+                (base + last).initialize(to: nil)
+            } else {
+                (base + index).initialize(to: nil)
+            }
+        }
+        // The last entry is now empty; the index follows as in `remove(at:id:)`.
+        let mask = slots.count - 1
+        var hole = home(id.rawValue)
+        while Int(slots[hole]) - 1 != index { hole = (hole + 1) & mask }
+        if index != last {
+            slots[slot(of: keys[last])] = Int32(index + 1)
+            keys[index] = keys[last]
+        }
+        records.removeLast()
+        keys.removeLast()
+        closeHole(hole)
+        return true
+    }
+
     /// Reads from the stored record of `id` in place (the record is borrowed through a pointer,
     /// never copied: a copy would retain every array and string it holds). Nil when absent.
     @inlinable @inline(__always)
@@ -93,6 +128,16 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     static func payload(_ entry: UnsafePointer<Record?>) -> UnsafePointer<Record> {
         assert(entry.pointee != nil, "empty entry in a dense table")
         return UnsafeRawPointer(entry).assumingMemoryBound(to: Record.self)
+    }
+
+    /// Calls `body` with a pointer to the stored record of `id`, valid only during the call (nil
+    /// when absent): for the reducer's hot paths in other modules, where `read(_:_:)`'s borrowed
+    /// record is copied whole (its arrays and strings retained and released) to read a field or
+    /// two. Read fields through the pointer (`$0.pointee.state`).
+    @inlinable @inline(__always)
+    package func withRecord<T>(_ id: Record.Key, _ body: (UnsafePointer<Record>) -> T) -> T? {
+        guard let index = index(of: id) else { return nil }
+        return records.withUnsafeBufferPointer { buffer in body(Self.payload(buffer.baseAddress! + index)) }
     }
 
     /// The record's place in the dense storage (0..<count): valid until the table changes; lets
@@ -151,11 +196,20 @@ public struct RecordTable<Record: TableRecord>: Sendable {
         return slot
     }
 
-    @inlinable mutating func insert(_ record: Record) {
+    /// Adds the record of an id the table does not hold (moved in, not copied).
+    @inlinable mutating func insert(_ record: consuming Record) {
         if (records.count + 1) * 4 > slots.count * 3 { grow() }
-        keys.append(record.id.rawValue)
+        if records.count == records.capacity {
+            // A quarter more each time, not twice as many: records are large, and a retained
+            // history of 10,000 would otherwise hold room for 16,384 (64% of it empty).
+            let wanted = records.count + max(16, records.count / 4)
+            records.reserveCapacity(wanted)
+            keys.reserveCapacity(wanted)
+        }
+        let key = record.id.rawValue
+        keys.append(key)
         records.append(record)
-        place(record.id.rawValue, index: records.count - 1)
+        place(key, index: records.count - 1)
     }
 
     @inlinable mutating func place(_ key: Int, index: Int) {
@@ -181,12 +235,22 @@ public struct RecordTable<Record: TableRecord>: Sendable {
         let last = records.count - 1
         if index != last {
             slots[slot(of: keys[last])] = Int32(index + 1)
-            records.swapAt(index, last)
-            keys.swapAt(index, last)
+            // The last record moves into the (empty) entry: moved, not swapped, since a swap of
+            // two large records copies both through a temporary.
+            records[index] = records.removeLast()
+            keys[index] = keys.removeLast()
+        } else {
+            records.removeLast()
+            keys.removeLast()
         }
-        records.removeLast()
-        keys.removeLast()
-        // Backward-shift deletion keeps every probe run unbroken without tombstones.
+        closeHole(hole)
+    }
+
+    /// Empties the index entry `hole` (its record is gone): backward-shift deletion keeps every
+    /// probe run unbroken without tombstones.
+    @inlinable mutating func closeHole(_ hole: Int) {
+        let mask = slots.count - 1
+        var hole = hole
         var next = (hole + 1) & mask
         while slots[next] != 0 {
             let entry = Int(slots[next]) - 1

@@ -42,7 +42,10 @@ public struct StreamChange: Sendable, Equatable {
     public var effect: Effect
     /// Operations the event showed must have finished although their finish was not seen yet
     /// (a dependent started or finished): they are now finished, deduced.
-    public var impliedFinishes: [OperationID] = []
+    public var impliedFinishes: [OperationID] {
+        get { storedImpliedFinishes ?? [] }
+        set { storedImpliedFinishes = newValue.isEmpty ? nil : newValue }
+    }
     /// The operation was finished by deduction and the event showed it alive: its finish was
     /// undone before the effect.
     public var revived = false
@@ -53,7 +56,20 @@ public struct StreamChange: Sendable, Equatable {
     public var missedEvents: UInt64 = 0
     /// Events about the operation or queue this event announced that arrived before it: held
     /// until now, applied just after it, each with what it changed.
-    public var released: [ReleasedEvent] = []
+    public var released: [ReleasedEvent] {
+        get { storedReleased ?? [] }
+        set { storedReleased = newValue.isEmpty ? nil : newValue }
+    }
+    /// True when events were released with this one (see `released`), without making the list.
+    public var releasedAny: Bool { storedReleased != nil }
+    /// True when the event implied finishes (see `impliedFinishes`), without making the list.
+    public var impliesFinishes: Bool { storedImpliedFinishes != nil }
+
+    // Stored as optionals, nil when empty (almost always): a change is made, returned and read
+    // for every event, and an empty array is still a reference to retain and release at each
+    // copy, where nil is not.
+    private var storedImpliedFinishes: [OperationID]?
+    private var storedReleased: [ReleasedEvent]?
 
     /// A change.
     public init(_ effect: Effect, anomaly: StreamAnomaly? = nil) {

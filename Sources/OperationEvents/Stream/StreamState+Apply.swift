@@ -22,6 +22,26 @@ extension StreamState {
         return change
     }
 
+    /// `apply(_:)` of the event at `event` (a batch's storage, read in place): the event is not
+    /// copied out of the batch first, as passing it by value from there makes the caller do.
+    @discardableResult
+    package mutating func apply(_ event: UnsafePointer<MonitorEvent>) -> StreamChange {
+        let sequence = event.pointee.sequence
+        if sequence < nextSequence {
+            counters.count(.stale)
+            return StreamChange(.none, anomaly: .stale)
+        }
+        let missed = sequence - nextSequence
+        if missed > 0 {
+            counters.sequenceGaps += 1
+            counters.missedEvents &+= missed
+        }
+        nextSequence = sequence &+ 1
+        var change = apply(event.pointee.change, time: event.pointee.time, origin: event.pointee.origin)
+        change.missedEvents = missed
+        return change
+    }
+
     /// Applies a change that is not part of the numbered stream (a correction computed from a
     /// snapshot and applied locally): no sequence number is checked or consumed.
     @discardableResult

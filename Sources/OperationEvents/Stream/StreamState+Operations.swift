@@ -29,19 +29,20 @@ extension StreamState {
             record.changes.append(change, base: time, limit: retention.historyLimit)
         }
         let state = record.state
-        operations[id] = record
+        operations.insert(consume record)
         for dependency in info.dependencies { link(id, to: dependency) }
         if !awaited.isEmpty, let named = awaited.removeValue(forKey: id) {
             // Operations that named this one as a dependency before it was announced.
             awaitedEntries -= named.count
-            operations[id]!.dependents += named
+            operations.update(id) { $0.dependents += named }
         }
         var change = StreamChange(.operationAdded(id))
         if let queue = info.queue {
-            if queues.contains(queue) {
-                queues[queue]!.count(state, 1)
-                queues[queue]!.retained += 1
-            } else {
+            let counted: Void? = queues.update(queue) { record in
+                record.count(state, 1)
+                record.retained += 1
+            }
+            if counted == nil {
                 unseenQueues.insert(queue)
                 counters.count(.unknownQueue)
                 change.anomaly = .unknownQueue
@@ -90,9 +91,8 @@ extension StreamState {
 
     /// Records that `id` depends on `dependency`, on the dependency's side.
     mutating func link(_ id: OperationID, to dependency: OperationID) {
-        if operations.contains(dependency) {
-            operations[dependency]!.dependents.append(id)
-        } else {
+        let linked: Void? = operations.update(dependency) { $0.dependents.append(id) }
+        if linked == nil {
             awaited[dependency, default: []].append(id)
             awaitedEntries += 1
             if awaitedEntries > 4 * operations.count + 1_024 { pruneAwaited() }

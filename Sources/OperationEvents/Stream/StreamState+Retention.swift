@@ -39,23 +39,34 @@ extension StreamState {
     /// Removes a finished operation, counting it as trimmed and unlinking it from its
     /// dependencies; a released queue left without operations is forgotten too.
     private mutating func forget(_ id: OperationID) {
-        guard let record = operations.remove(id) else { return }
+        // Only its queue and dependencies are needed: the record is destroyed where it lies.
+        guard let (queue, dependencies) = operations.read(id, { ($0.queue, $0.dependencies) }) else { return }
+        operations.discard(id)
         retainedFinished -= 1
         counters.trimmed += 1
-        if let queue = record.queue, queues.contains(queue) {
-            queues[queue]!.trimmed += 1
-            queues[queue]!.retained -= 1
-            if queues.read(queue, { $0.isReleased && $0.retained == 0 })! { queues[queue] = nil }
+        let forgotten = queue.flatMap { queue in
+            queues.update(queue) { queue -> Bool in
+                queue.trimmed += 1
+                queue.retained -= 1
+                return queue.isReleased && queue.retained == 0
+            }
+        }
+        if let forgotten {
+            if forgotten { queues[queue!] = nil }
         } else {
             counters.trimmedWithoutQueue += 1
         }
-        for dependency in record.dependencies where operations.contains(dependency) {
-            operations[dependency]!.staleDependents += 1
-            let (stale, count) = operations.read(dependency, { ($0.staleDependents, $0.dependents.count) })!
-            if stale > 16, Int(stale) * 2 > count {
+        for dependency in dependencies {
+            let compact = operations.update(dependency) { dependency -> Bool in
+                dependency.staleDependents += 1
+                return dependency.staleDependents > 16 && Int(dependency.staleDependents) * 2 > dependency.dependents.count
+            }
+            if compact == true {
                 let live = operations.read(dependency, { $0.dependents })!.filter { operations.contains($0) }
-                operations[dependency]!.dependents = live
-                operations[dependency]!.staleDependents = 0
+                operations.update(dependency) { dependency in
+                    dependency.dependents = live
+                    dependency.staleDependents = 0
+                }
             }
         }
     }

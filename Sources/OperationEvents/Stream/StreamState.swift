@@ -127,6 +127,20 @@ extension StreamState {
         operations[id]!.setLevel(level)
     }
 
+    /// Sets what a consumer derives for an operation from its dependencies: its level, and a
+    /// dependency it found unfinished (see `OperationRecord.blocker`).
+    package mutating func setLevel(_ level: Int, blocker: OperationID?, of id: OperationID) {
+        operations.update(id) { record in
+            record.setLevel(level)
+            record.setBlocker(blocker)
+        }
+    }
+
+    /// Sets the dependency a consumer found unfinished (see `OperationRecord.blocker`).
+    package mutating func setBlocker(_ blocker: OperationID?, of id: OperationID) {
+        operations.update(id) { $0.setBlocker(blocker) }
+    }
+
     /// Rewrites the levels of every operation in one pass: `body` gets each record's dense slot
     /// and returns its level.
     package mutating func updateLevels(_ body: (Int, borrowing OperationRecord) -> Int) {
