@@ -84,6 +84,36 @@ struct ConsoleConvergenceTests {
         #expect(console.state.counters.eventsLost > 0)
         #expect(console.keyframes >= 2, "the loss was repaired from a fresh keyframe")
     }
+
+    @Test("a console whose connection drops while operations finish converges after it connects again")
+    func reconnectedConsoleConverges() throws {
+        let directory = TestDirectory()
+        let monitor = OperationMonitor()
+        let configuration = testConfiguration(directory)
+        var agent = try AgentServer.start(monitor, configuration: configuration)
+        let link = try RemoteLink(path: agent.socketPath, mode: .stream, reconnects: true, client: "dropped")
+        defer { link.close() }
+        var console = ConsoleFold(RemoteSubscription(link: link, consumer: "dropped"))
+        let queue = ObservedOperationQueue(monitor: monitor, name: "app", maxConcurrentOperationCount: 3)
+        queue.isSuspended = true
+        for index in 0..<1_000 {
+            let operation = BlockOperation {}
+            operation.name = "op-\(index)"
+            queue.addOperation(operation)
+        }
+        // The console has seen the operations waiting, then its connection goes.
+        #expect(console.read { $0.unfinished == 1_000 })
+        agent.stop()
+        #expect(eventually { link.currentStatus != .connected })
+        queue.isSuspended = false
+        queue.waitUntilAllOperationsAreFinished()
+        agent = try AgentServer.start(monitor, configuration: configuration)
+        defer { agent.stop() }
+        let end = UInt64(monitor.acceptedEvents)
+        #expect(console.read { $0.state.nextSequence >= end && $0.unfinished == 0 },
+                "shown unfinished: \(console.unfinished); next \(console.state.nextSequence) of \(end)")
+        #expect(link.connectionCount == 2)
+    }
 }
 
 /// What a console session does with its subscription, on the stream state alone (the model the

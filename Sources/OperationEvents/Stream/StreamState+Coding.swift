@@ -4,7 +4,7 @@
 /// announced.
 extension StreamState: Codable {
     private enum CodingKeys: String, CodingKey {
-        case nextSequence, time, retention, nextEnqueueOrder, counters, queues, operations, finishedOrder
+        case nextSequence, time, retention, nextEnqueueOrder, counters, queues, operations, finishedOrder, held
     }
 
     /// Reads a keyframe.
@@ -52,6 +52,12 @@ extension StreamState: Codable {
         order += rest.map(\.id)
         finishedOrder.replace(with: order)
         retainedFinished = order.count
+        // Events waiting for an announcement: without them, an operation whose finish overtook
+        // its announcement would show unfinished for good once the announcement comes.
+        for entry in try container.decodeIfPresent([HeldEntry].self, forKey: .held) ?? [] {
+            guard let key = entry.key else { continue }
+            for event in entry.events { _ = held.hold(event, for: key) }
+        }
     }
 
     /// Writes the keyframe.
@@ -65,6 +71,7 @@ extension StreamState: Codable {
         try container.encode(queues.values.sorted { $0.id < $1.id }, forKey: .queues)
         try container.encode(operations.values.sorted { $0.id < $1.id }, forKey: .operations)
         try container.encode(canonicalFinishedOrder, forKey: .finishedOrder)
+        if !held.isEmpty { try container.encode(held.entries, forKey: .held) }
     }
 
     /// The retained finished operations in the order they will be trimmed.

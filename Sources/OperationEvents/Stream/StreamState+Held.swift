@@ -1,8 +1,9 @@
 /// Events that arrive before the operation or queue they name was announced (a stream out of
 /// order) are held, a bounded number, and applied right after the announcement: a finish that
 /// overtook its `operationAdded` is not lost. What is held longest goes first when the bound is
-/// reached, counted as an anomaly of the unknown kind. Held events are transient: a keyframe
-/// does not carry them.
+/// reached, counted as an anomaly of the unknown kind. A keyframe carries them: a consumer that
+/// starts from it (an attached console, across the socket) must apply them when the
+/// announcement follows, as the state it was made from does.
 struct HeldEvents: Sendable {
     /// Events held at most.
     static let capacity = 4_096
@@ -47,6 +48,22 @@ struct HeldEvents: Sendable {
         return evicted
     }
 
+    /// Every held event with the key it is held for, the longest-held key first and each
+    /// key's events in arrival order (the order `hold` rebuilds them in).
+    var entries: [HeldEntry] {
+        var result: [HeldEntry] = []
+        var seen: Set<Key> = []
+        for key in order[head...] where seen.insert(key).inserted {
+            switch key {
+            case .operation(let id):
+                if let events = byOperation[id] { result.append(HeldEntry(operation: id, queue: nil, events: events)) }
+            case .queue(let id):
+                if let events = byQueue[id] { result.append(HeldEntry(operation: nil, queue: id, events: events)) }
+            }
+        }
+        return result
+    }
+
     /// Removes and returns the events held for `key`, in arrival order.
     mutating func take(_ key: Key) -> [MonitorEvent] {
         let events: [MonitorEvent]
@@ -80,6 +97,22 @@ extension StreamState {
         return held.take(key).map { event in
             ReleasedEvent(event: event, change: apply(event.change, time: event.time, origin: event.origin))
         }
+    }
+}
+
+/// The events held for one operation or queue, as a keyframe writes them.
+struct HeldEntry: Codable, Sendable {
+    /// The operation they wait for, or nil for a queue.
+    var operation: OperationID?
+    /// The queue they wait for, when `operation` is nil.
+    var queue: QueueID?
+    /// The events, in arrival order.
+    var events: [MonitorEvent]
+
+    /// The key they are held for; nil when the entry names neither.
+    var key: HeldEvents.Key? {
+        if let operation { return .operation(operation) }
+        return queue.map { .queue($0) }
     }
 }
 
