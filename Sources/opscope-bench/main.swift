@@ -24,7 +24,8 @@ struct BridgeCommand: ParsableCommand {
     @Option(help: "Operations per run with work.")
     var workOperations = 20_000
 
-    @Option(help: "Microseconds of busy work per operation in the second part.")
+    @Option(name: [.customLong("work"), .customLong("work-us")],
+            help: "Microseconds of busy work per operation in the second part.")
     var work = 50
 
     @Option(help: "Rounds (each runs every mode once, shuffled); medians are reported.")
@@ -42,6 +43,9 @@ struct BridgeCommand: ParsableCommand {
     @Flag(help: "Skip the part with work per operation.")
     var trivialOnly = false
 
+    @Flag(help: "Skip the part with trivial operations (only the part with work per operation).")
+    var workOnly = false
+
     @Option(help: "Only this max concurrency (-1 or 1).")
     var maxConcurrent: Int?
 
@@ -49,6 +53,7 @@ struct BridgeCommand: ParsableCommand {
         guard operations > 0, workOperations > 0, rounds > 0, work >= 0 else {
             throw ValidationError("counts must be positive")
         }
+        guard !(trivialOnly && workOnly) else { throw ValidationError("--trivial-only and --work-only exclude each other") }
     }
 
     func run() throws {
@@ -62,7 +67,7 @@ struct BridgeCommand: ParsableCommand {
             ("\(work) us of work each", workOperations, work, [.instrumented: 0.99, .sampled: 0.99, .foreign: 0.99]),
         ]
         var failures = 0
-        for (title, count, workMicros, targets) in (trivialOnly ? Array(parts.prefix(1)) : parts) {
+        for (title, count, workMicros, targets) in (trivialOnly ? Array(parts.prefix(1)) : workOnly ? Array(parts.suffix(1)) : parts) {
             for maxConcurrent in maxConcurrent.map({ [$0] }) ?? [-1, 1] {
                 let benchmark = BridgeBenchmark(
                     operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed, only: mode, solo: solo)
