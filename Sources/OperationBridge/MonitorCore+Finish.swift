@@ -42,6 +42,13 @@ extension MonitorCore {
                 registry.retired.append(object)
             }
         }
+        // Still alive here (its queue releases it after this): see `CancelledDependents`.
+        if cancelled {
+            CancelledDependents.unlink(operation) { dependency in
+                operation.removeDependency(dependency)
+                operation.addDependency(dependency)
+            }
+        }
     }
 
     /// Reports cancellations of foreign operations the monitor did not make itself (after

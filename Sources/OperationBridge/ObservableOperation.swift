@@ -237,5 +237,14 @@ open class ObservableOperation: Operation, @unchecked Sendable {
             if reportCancel { core.emit(.cancelled(operation: id)) }
             core.operationFinished(id, cancelled: cancelled, source: .exact)
         }
+        // Foundation's own methods, not the overrides: nothing is reported, no subclass code runs.
+        // Foundation's flag decides (a cancel still under way has not set it): re-adding a
+        // dependency to an operation that is not cancelled would link it again.
+        if cancelled, currentFlags.contains(.hasDependencies), super.isCancelled {
+            CancelledDependents.unlink(self) { dependency in
+                super.removeDependency(dependency)
+                super.addDependency(dependency)
+            }
+        }
     }
 }
