@@ -58,7 +58,7 @@ public enum OperationRows {
             case .queue: key = Int64(record.pointee.queue?.rawValue ?? -1)
             case .state: key = Int64(stateRank(record.pointee.state))
             case .priority: key = Int64(record.pointee.effectivePriority.rawValue)
-            case .qos: key = Int64(qosRank(record.pointee.qualityOfService))
+            case .qos: key = Int64(record.pointee.qualityOfService.laneIndex)
             case .dependencies: key = Int64(record.pointee.dependencies.count)
             case .wait: key = Int64(truncatingIfNeeded: record.pointee.waitTime(now: now))
             case .run: key = Int64(truncatingIfNeeded: record.pointee.runTime(now: now) ?? 0)
@@ -112,16 +112,6 @@ public enum OperationRows {
         case .ready: 1
         case .pending: 2
         case .finished: 3
-        }
-    }
-
-    private static func qosRank(_ qos: QoSClass) -> Int {
-        switch qos {
-        case .userInteractive: 0
-        case .userInitiated: 1
-        case .default: 2
-        case .utility: 3
-        case .background: 4
         }
     }
 

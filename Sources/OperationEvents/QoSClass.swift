@@ -9,6 +9,18 @@ public enum QoSClass: String, Codable, Sendable, CaseIterable, Comparable, Custo
     /// Lanes are drawn from the most to the least urgent class.
     public static let laneOrder: [QoSClass] = [.userInteractive, .userInitiated, .default, .utility, .background]
 
+    /// This class's index in `laneOrder` (0 is the most urgent): a switch, not a search, because
+    /// sorting and the lanes ask it once per operation per frame.
+    public var laneIndex: Int {
+        switch self {
+        case .userInteractive: 0
+        case .userInitiated: 1
+        case .default: 2
+        case .utility: 3
+        case .background: 4
+        }
+    }
+
     /// The queue priority Foundation derives from this class when an operation has no explicit
     /// `queuePriority` and its queue is not serial (swift-corelibs-foundation `_addOperations`).
     public var derivedPriority: OperationPriority {

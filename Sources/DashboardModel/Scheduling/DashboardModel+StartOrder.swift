@@ -58,17 +58,6 @@ extension DashboardModel {
         }
     }
 
-    /// The index of a class in `QoSClass.laneOrder`.
-    static func lane(of qos: QoSClass) -> Int {
-        switch qos {
-        case .userInteractive: 0
-        case .userInitiated: 1
-        case .default: 2
-        case .utility: 3
-        case .background: 4
-        }
-    }
-
     /// The operations of one QoS class: executing (oldest first), ready in start order (each
     /// queue's order, interleaved by rank), pending (in add order); at most `limit` of each,
     /// with the full counts. One pass over the operations without copying them, then the
@@ -95,7 +84,7 @@ extension DashboardModel {
             // Fields first, before any write: then only they are loaded, not the whole record.pointee.
             let (id, state, qos, startedAt, enqueueOrder) = (record.pointee.id, record.pointee.state, record.pointee.qualityOfService,
                                                              record.pointee.startedAt, record.pointee.enqueueOrder)
-            let index = Self.lane(of: qos)
+            let index = qos.laneIndex
             switch state {
             case .executing:
                 lanes[index].executingCount += 1
