@@ -19,7 +19,8 @@ public struct AgentConfiguration: Sendable {
     public var maximumClients = 128
     /// Bytes waiting for one console beyond which the agent takes no more events for it: its
     /// subscription then falls behind and loses events (counted), and it starts again from a
-    /// keyframe once it reads. Memory per console stays under this plus one batch or keyframe.
+    /// keyframe once it reads. Memory per console stays under this plus one keyframe and one batch
+    /// (a console that restarts takes both in one turn).
     public var sendBufferLimit = 4 << 20
     /// Events taken from a subscription at a time.
     public var batchLimit = 2_048
@@ -92,6 +93,11 @@ public struct AgentStatistics: Sendable, Equatable {
     public var largestSendBuffer = 0
     /// The most bytes ever held for one console's incomplete incoming frame.
     public var largestReceiveBuffer = 0
+    /// The largest keyframe sent, in bytes: what a console's buffer may hold on top of
+    /// `sendBufferLimit` and one batch when it restarts from a keyframe.
+    public var largestKeyframe = 0
+    /// Turns of the agent's loop completed: a test that moved the clock waits for the next turn.
+    public var turns = 0
 
     /// All zero.
     public init() {}

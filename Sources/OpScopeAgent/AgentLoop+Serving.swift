@@ -115,6 +115,7 @@ extension AgentLoop {
                 }
                 connection.output.append(frame)
                 statistics.keyframesSent += 1
+                statistics.largestKeyframe = max(statistics.largestKeyframe, frame.count)
             }
             if !batch.events.isEmpty {
                 connection.output.appendFrames { bytes in

@@ -122,6 +122,7 @@ final class AgentLoop: @unchecked Sendable {
             checkDeadlines(connection, now: now)
         }
         removeClosed()
+        statistics.turns += 1
         publish()
     }
 

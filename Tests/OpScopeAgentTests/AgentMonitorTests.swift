@@ -5,7 +5,7 @@ import OperationEvents
 import Testing
 
 /// The agent on the real monitor: the program's queues run on whatever a console does.
-@Suite("Agent: on the monitor", .serialized, .timeLimit(.minutes(2)))
+@Suite("Agent: on the monitor", .serialized, .timeLimit(.minutes(4)))
 struct AgentMonitorTests {
     @Test("a console that never reads while 2,000 operations run: all finish, its output stays bounded, it is dropped")
     func queuesRunOn() throws {
@@ -30,7 +30,12 @@ struct AgentMonitorTests {
         queue.waitUntilAllOperationsAreFinished()
         #expect(finished.value == 2_000)
         #expect(eventually { agent.statistics.largestSendBuffer >= configuration.sendBufferLimit })
-        #expect(agent.statistics.largestSendBuffer <= configuration.sendBufferLimit + configuration.batchLimit * 1_024)
+        // On top of the bound: one batch of events (about 400 bytes each here) and, when the
+        // subscription fell behind on a busy machine and restarted, one keyframe (it holds every
+        // unfinished operation, so it can be larger than a batch).
+        let statistics = agent.statistics
+        #expect(statistics.largestSendBuffer <= configuration.sendBufferLimit + configuration.batchLimit * 1_024 + statistics.largestKeyframe,
+                "\(statistics)")
         #expect(stallUntilDropped(agent, clock))
         #expect(silent.waitUntilClosed())
     }

@@ -11,7 +11,7 @@ import Glibc
 /// The agent never hurts the program: broken, oversized, slow and silent peers close their own
 /// connection only, every buffer stays under its bound, and a well-behaved console keeps getting
 /// the program's events meanwhile. Deadlines run on a manual clock.
-@Suite("Agent: hostile and broken consoles", .serialized, .timeLimit(.minutes(3)))
+@Suite("Agent: hostile and broken consoles", .serialized, .timeLimit(.minutes(5)))
 struct AgentRobustnessTests {
     /// A well-behaved console that must see everything the program does, whatever else happens.
     private func expectLiveConsole(_ collector: Collector, _ source: HistorySource, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -158,13 +158,17 @@ struct AgentRobustnessTests {
         source.append(workScript(operations: 8_000, nameLength: 300))
         #expect(eventually { agent.statistics.largestSendBuffer >= configuration.sendBufferLimit })
         #expect(console.collect { ($0.events.last?.sequence ?? 0) + 1 == UInt64(source.count) })
-        // One batch of the largest events (about 400 bytes each) may come on top of the bound.
-        let bound = configuration.sendBufferLimit + configuration.batchLimit * 1_024
-        #expect(agent.statistics.largestSendBuffer <= bound)
+        // One batch of the largest events (about 400 bytes each) may come on top of the bound,
+        // and one keyframe if the subscription fell behind and restarted.
+        func withinBound() -> Bool {
+            let statistics = agent.statistics
+            return statistics.largestSendBuffer <= configuration.sendBufferLimit + configuration.batchLimit * 1_024 + statistics.largestKeyframe
+        }
+        #expect(withinBound(), "\(agent.statistics)")
         #expect(agent.statistics.clientsDropped == 0)
         #expect(stallUntilDropped(agent, clock))
         #expect(silent.waitUntilClosed())
-        #expect(agent.statistics.largestSendBuffer <= bound)
+        #expect(withinBound(), "\(agent.statistics)")
         expectLiveConsole(console, source)
     }
 

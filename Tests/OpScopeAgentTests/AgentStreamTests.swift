@@ -6,7 +6,7 @@ import Testing
 
 /// The stream and the commands, end to end over a real socket: history first, then live;
 /// several consoles; replies by request id; read-only; the program going and coming back.
-@Suite("Agent: stream and commands", .serialized, .timeLimit(.minutes(2)))
+@Suite("Agent: stream and commands", .serialized, .timeLimit(.minutes(4)))
 struct AgentStreamTests {
     @Test("a console gets the history as a keyframe, then the live events; three consoles at once each get all")
     func historyThenLive() throws {

@@ -8,7 +8,7 @@ import Testing
 /// After events were lost on the way to a console (its inbox, the agent's subscription, a
 /// dropped connection), the console must end where an in-process consumer of the same stream
 /// ends once the program has drained: every loss counted, then repaired from a keyframe.
-@Suite("Agent: a console converges after losses", .serialized, .timeLimit(.minutes(2)))
+@Suite("Agent: a console converges after losses", .serialized, .timeLimit(.minutes(4)))
 struct ConsoleConvergenceTests {
     @Test("events held for an operation not yet announced travel with the keyframe")
     func heldEventsCrossTheSocket() throws {

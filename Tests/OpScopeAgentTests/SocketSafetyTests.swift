@@ -8,7 +8,7 @@ import Glibc
 
 /// Where sockets live and who may use them: the directory and socket modes, stale sockets,
 /// discovery, and another user refused by the file system and by the peer check.
-@Suite("Agent: socket directory, discovery, peers", .serialized, .timeLimit(.minutes(2)))
+@Suite("Agent: socket directory, discovery, peers", .serialized, .timeLimit(.minutes(4)))
 struct SocketSafetyTests {
     private func mode(_ path: String) -> mode_t {
         var status = stat()

@@ -70,10 +70,13 @@ struct MisbehavingAsyncTests {
         var truth: [String: Truth] = [:]
         // Foundation keeps an operation finished before its queue started it in the queue's
         // priority list, unretained, for as long as the queue lives: the program (and this test)
-        // must keep such operations until the queue is gone, with or without OpScope.
+        // must keep such operations until the queue is gone, with or without OpScope. The queue
+        // outlives this scope while its last operations finish (each holds it), so the test
+        // waits for the queue's deinit, not for the end of the scope.
         var keptUntilQueueGoes: [Operation] = []
+        let queueLives = Lives()
         do {
-            let queue = ObservedOperationQueue(monitor: monitor, name: "never-ran", maxConcurrentOperationCount: 2)
+            let queue = CountedQueue(monitor: monitor, name: "never-ran", maxConcurrentOperationCount: 2, lives: queueLives)
             for index in 0..<20 {
                 let operation = HandRolledAsync("no-run-\(index)", lives, faults: .finishesWithoutExecuting)
                 let dependent = CountedBlock("after-no-run-\(index)", lives) { _ in dependentsRan.note() }
@@ -98,6 +101,7 @@ struct MisbehavingAsyncTests {
             queue.isSuspended = false
             dependentsRan.wait(for: 30, "the dependents")
         }
+        queueLives.expectAllReleased()
         keptUntilQueueGoes.removeAll()
         lives.expectAllReleased()
         let dashboard = watcher.report()

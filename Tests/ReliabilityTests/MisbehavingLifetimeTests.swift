@@ -190,17 +190,3 @@ struct MisbehavingLifetimeTests {
         #expect(report.operations.allSatisfy { $0.state == .finished }, "\(report.operations.filter { $0.state != .finished }.map(\.name))")
     }
 }
-
-/// An observed queue that counts its life with the operations.
-final class CountedQueue: ObservedOperationQueue, @unchecked Sendable {
-    private let lives: Lives
-
-    init(monitor: OperationMonitor, name: String, maxConcurrentOperationCount: Int = OperationQueue.defaultMaxConcurrentOperationCount,
-         lives: Lives) {
-        self.lives = lives
-        super.init(monitor: monitor, name: name, maxConcurrentOperationCount: maxConcurrentOperationCount)
-        lives.born()
-    }
-
-    deinit { lives.died() }
-}

@@ -59,7 +59,7 @@ func testConfiguration(_ directory: TestDirectory, clock: ManualClock? = nil, na
 /// Waits until `condition` holds, looking every few milliseconds, at most `seconds` (a bound
 /// for a busy machine, not a measure: the test decides by the condition).
 @discardableResult
-func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+func eventually(_ seconds: Double = 90, _ condition: () -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: seconds)
     while !condition() {
         if Date() > deadline { return false }
@@ -76,7 +76,7 @@ final class RawClient {
 
     init(_ path: String) throws {
         descriptor = try UnixSocket.make()
-        UnixSocket.setTimeouts(descriptor, seconds: 20)
+        UnixSocket.setTimeouts(descriptor, seconds: 90)
         try UnixSocket.connect(descriptor, to: path)
     }
 
@@ -89,7 +89,7 @@ final class RawClient {
         Messages.frame(HelloMessage(protocol: name, version: version, client: "raw", mode: mode))
     }
 
-    /// The next frame's payload, or nil when the agent closed the connection (or 20 s passed).
+    /// The next frame's payload, or nil when the agent closed the connection (or 90 s passed).
     func frame() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -107,7 +107,7 @@ final class RawClient {
         return (try? Messages.line(payload[...]))?.kind
     }
 
-    /// Reads and discards until the agent closes the connection; false if it did not within 20 s.
+    /// Reads and discards until the agent closes the connection; false if it did not within 90 s.
     func waitUntilClosed() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -154,12 +154,16 @@ final class Collector {
 
 /// Moves the manual clock past the stall timeout until the agent drops its silent console (at
 /// most 5 times: bytes the kernel still took after the bound was reached count as progress, at
-/// the clock's new time).
+/// the clock's new time). Each time it waits for two whole turns of the agent's loop after the
+/// move (the first may have read the clock before it), so a busy machine only makes it slower.
 func stallUntilDropped(_ agent: AgentServer, _ clock: ManualClock) -> Bool {
     for _ in 0..<5 {
+        let turns = agent.statistics.turns
         clock.advance(seconds: 10)
         agent.wake()
-        if eventually(2, { agent.statistics.clientsDropped == 1 }) { return true }
+        let turned = eventually { agent.statistics.turns >= turns + 2 || agent.statistics.clientsDropped == 1 }
+        guard turned else { return false }
+        if agent.statistics.clientsDropped == 1 { return true }
     }
     return false
 }

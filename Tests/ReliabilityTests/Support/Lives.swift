@@ -112,3 +112,19 @@ final class CountedAsync: ObservableAsyncOperation, @unchecked Sendable {
 
     override func execute() { work(self) }
 }
+
+/// An observed queue that counts its life in `lives`: a test that must keep operations until
+/// Foundation's queue is gone waits for this deinit, which comes only after the queue's last
+/// operation has finished and let go of it.
+final class CountedQueue: ObservedOperationQueue, @unchecked Sendable {
+    private let lives: Lives
+
+    init(monitor: OperationMonitor, name: String, maxConcurrentOperationCount: Int = OperationQueue.defaultMaxConcurrentOperationCount,
+         lives: Lives) {
+        self.lives = lives
+        super.init(monitor: monitor, name: name, maxConcurrentOperationCount: maxConcurrentOperationCount)
+        lives.born()
+    }
+
+    deinit { lives.died() }
+}
