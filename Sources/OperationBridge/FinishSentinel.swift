@@ -38,6 +38,8 @@ final class FinishSentinel: Operation, @unchecked Sendable {
     var registryGeneration = 0
     /// Registry-lock guarded: what the sampler has seen of the target.
     var seenStarted = false
+    /// Registry-lock guarded: set when the target was added to a suspended queue.
+    var heldBySuspension: SuspensionMark?
     var seenCancelled = false
     /// Registry-lock guarded: the target's dependencies (not its queue's barriers) as last seen.
     var knownDependencies: [OperationID] = []

@@ -23,8 +23,12 @@ struct LinkFlags: OptionSet, Sendable {
     static let hasDependencies = LinkFlags(rawValue: 1 << 7)
     /// A thread is updating and reporting `ready` (a one-bit lock, see `ObservableOperation.refreshReady`).
     static let readyChanging = LinkFlags(rawValue: 1 << 15)
-    /// `cancel()` was called (set before Foundation's cancel runs).
-    static let cancelRequested = LinkFlags(rawValue: 1 << 11)
+    /// Foundation's cancel took effect: its `isCancelled` was seen true (by `cancel()`, by the
+    /// readiness that cancel reports, or at the finish).
+    static let cancelSet = LinkFlags(rawValue: 1 << 11)
+    /// A `cancel()` is under way: readiness reported meanwhile looks at Foundation's flag first,
+    /// so that a cancel that took effect is reported before the readiness it causes.
+    static let cancelling = LinkFlags(rawValue: 1 << 16)
 
     /// Bits 12-14 hold the quality of service set through the setter (0 = never set: `.default`).
     static let qosMask = LinkFlags(rawValue: 0b111 << 12)

@@ -12,18 +12,19 @@ extension MonitorCore {
         if let instrumented = operation as? ObservableOperation {
             return registerInstrumented(instrumented, queue: queue.queueID, serial: serial, barriers: barriers)
         }
-        return registerHooked(operation, queue: queue.queueID, serial: serial, barriers: barriers)
+        return registerHooked(operation, queue: queue.queueID, serial: serial, barriers: barriers, held: queue.suspensionMark())
     }
 
     @discardableResult
     func willEnqueue(_ operations: [Operation], in queue: ObservedOperationQueue) -> [OperationID] {
         let serial = queue.isSerial
         let barriers = queue.pendingBarrierIDs()
+        let held = queue.suspensionMark()
         return operations.map { operation in
             if let instrumented = operation as? ObservableOperation {
                 registerInstrumented(instrumented, queue: queue.queueID, serial: serial, barriers: barriers)
             } else {
-                registerHooked(operation, queue: queue.queueID, serial: serial, barriers: barriers)
+                registerHooked(operation, queue: queue.queueID, serial: serial, barriers: barriers, held: held)
             }
         }
     }
@@ -46,14 +47,16 @@ extension MonitorCore {
             priority: declared, effectivePriority: effective, priorityIsExplicit: explicit,
             qualityOfService: qos, isAsynchronous: operation.isAsynchronous,
             dependencies: dependencies, observation: .instrumented,
-            isReady: flags.contains(.ready), isCancelled: flags.contains(.cancelRequested))))
+            isReady: flags.contains(.ready), isCancelled: flags.contains(.cancelSet))))
         if !flags.contains(.registered) { operation.attach(to: self, id: id) }
         operation.register(announced: flags, adding: LinkFlags.effective(effective).union(.queued))
         return id
     }
 
-    /// Any other operation: a pooled sentinel reports its finish exactly; the sampler watches its start.
-    private func registerHooked(_ operation: Operation, queue: QueueID, serial: Bool, barriers: [OperationID]) -> OperationID {
+    /// Any other operation: a pooled sentinel reports its finish exactly; the sampler watches its
+    /// start. `held` marks an add to a suspended queue.
+    private func registerHooked(_ operation: Operation, queue: QueueID, serial: Bool, barriers: [OperationID],
+                                held: SuspensionMark?) -> OperationID {
         let object = ObjectIdentifier(operation)
         let ownDependencies = resolveDependencies(operation.dependencies)
         let dependencies = ownDependencies + barriers
@@ -96,6 +99,7 @@ extension MonitorCore {
                 isReady: ready, isCancelled: cancelled)))
             sentinel.registryGeneration &+= 1
             sentinel.seenStarted = false
+            sentinel.heldBySuspension = held
             sentinel.seenCancelled = cancelled
             sentinel.knownDependencies = ownDependencies
             sentinel.unsignalledTicks = 0

@@ -27,7 +27,11 @@ extension MonitorCore {
             if registry.remaining.removeValue(forKey: id) != nil {
                 push(.ready(operation: id, isReady: true), time: time, source: .inferred)
             }
-            if !sentinel.seenStarted, !cancelled {
+            // A finish is taken as proof of a start the sampler missed, unless the queue was
+            // suspended from the add until now (see `QueueSuspension`).
+            let neverStarted = sentinel.heldBySuspension?.stillSuspended ?? false
+            sentinel.heldBySuspension = nil
+            if !sentinel.seenStarted, !cancelled, !neverStarted {
                 push(.started(operation: id), time: time, source: .inferred)
             }
             push(.finished(operation: id, cancelled: cancelled), time: time, source: .exact)

@@ -41,7 +41,10 @@ open class ObservableOperation: Operation, @unchecked Sendable {
     public final override var isReady: Bool {
         let ready = super.isReady
         let flags = LinkFlags(rawValue: linkFlags.load(ordering: .acquiring))
-        if flags.contains(.ready) != ready, !flags.contains(.finished) { refreshReady() }
+        if flags.contains(.ready) != ready, !flags.contains(.finished) {
+            if flags.contains(.cancelling) { noteCancelIfSet() }
+            refreshReady()
+        }
         return ready
     }
 
@@ -61,15 +64,16 @@ open class ObservableOperation: Operation, @unchecked Sendable {
 
     /// Cancels and reports the cancellation. Overrides must call `super.cancel()`.
     open override func cancel() {
-        // Reported before Foundation's cancel, which makes a pending operation ready and reads
-        // `isReady` (reporting it): readiness that comes from a cancel must follow the cancel in
-        // the stream, or it would look like readiness from finished dependencies. The check is
-        // Foundation's own: a finished operation ignores the cancel.
-        if !isFinished {
-            setFlags(.cancelRequested)
-            noteCancelled()
-        }
+        // Foundation ignores a cancel that finds the operation finished, and a finish on another
+        // thread can come between any check made here and Foundation's own: so the cancel is
+        // reported only once Foundation's flag is set. Foundation's cancel makes a pending
+        // operation ready and reads `isReady` (reporting it) before it returns; `.cancelling`
+        // makes that report look at the flag first, so the cancel precedes the readiness it
+        // causes (readiness reported alone would look like finished dependencies).
+        setFlags(.cancelling)
         super.cancel()
+        linkFlags.bitwiseAnd(~LinkFlags.cancelling.rawValue, ordering: .acquiringAndReleasing)
+        noteCancelIfSet()
     }
 
     /// The quality of service; remembered so that the monitor need not read it under Foundation's lock.
@@ -210,6 +214,11 @@ open class ObservableOperation: Operation, @unchecked Sendable {
                 if won { break }
                 expected = LinkFlags(rawValue: current)
             }
+            // A cancel that took effect after the announcement was read (and before the link
+            // could report it) is reported now, before the readiness it caused.
+            if expected.contains(.cancelSet), !announced.contains(.cancelSet), claim(.cancelled) {
+                linkHandle?._withUnsafeGuaranteedRef { $0.emit(.cancelled(operation: OperationID(linkID))) }
+            }
             if expected.contains(.ready) != announced.contains(.ready) {
                 let ready = expected.contains(.ready)
                 linkHandle?._withUnsafeGuaranteedRef { $0.emit(.ready(operation: OperationID(linkID), isReady: ready)) }
@@ -222,15 +231,30 @@ open class ObservableOperation: Operation, @unchecked Sendable {
         handle._withUnsafeGuaranteedRef { $0.emit(.started(operation: OperationID(linkID))) }
     }
 
-    func noteCancelled() {
-        guard claim(.cancelled), let handle = linkHandle else { return }
-        handle._withUnsafeGuaranteedRef { $0.emit(.cancelled(operation: OperationID(linkID))) }
+    /// Reports the cancel if Foundation's flag is set and the finish was not reported yet: a
+    /// cancel that takes effect after the finish was reported is one the finish did not see
+    /// (Foundation checks `isFinished` a moment before it sets the flag), and the stream keeps
+    /// what held at the finish.
+    func noteCancelIfSet() {
+        guard super.isCancelled else { return }
+        setFlags(.cancelSet)
+        var flags = currentFlags
+        while true {
+            guard flags.contains(.registered), flags.isDisjoint(with: [.cancelled, .finished]) else { return }
+            let (won, current) = linkFlags.compareExchange(
+                expected: flags.rawValue, desired: flags.union(.cancelled).rawValue, ordering: .acquiringAndReleasing)
+            if won { break }
+            flags = LinkFlags(rawValue: current)
+        }
+        linkHandle?._withUnsafeGuaranteedRef { $0.emit(.cancelled(operation: OperationID(linkID))) }
     }
 
     func noteFinished() {
         guard claim(.finished), let handle = linkHandle else { return }
-        // `cancel()` (ours, or a subclass's calling super) is the only way to cancel.
-        let cancelled = currentFlags.contains(.cancelRequested)
+        // Foundation's flag at the finish: a cancel still under way either sets it before the
+        // finish (reported here) or finds the operation finished and does nothing.
+        let cancelled = super.isCancelled
+        if cancelled { setFlags(.cancelSet) }
         let id = OperationID(linkID)
         let reportCancel = cancelled && claim(.cancelled)
         handle._withUnsafeGuaranteedRef { core in

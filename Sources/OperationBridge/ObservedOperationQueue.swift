@@ -25,6 +25,8 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     private let barrierCount = Atomic<Int>(0)
     /// Adds announced to the monitor and not yet handed to Foundation (see `settleAdds`).
     private let addsInFlight = Atomic<Int>(0)
+    /// Resumes counted, so that a hooked operation's finish can tell it was never started.
+    let suspension = QueueSuspension()
     private let barrierLock = NSLock()
     private var barriers: [BarrierRecord] = []
 
@@ -56,6 +58,11 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     }
 
     // MARK: Adding work
+
+    /// The mark of an add made now, if the queue is suspended (see `QueueSuspension`).
+    func suspensionMark() -> SuspensionMark? {
+        suspension.mark { super.isSuspended }
+    }
 
     /// Adds an operation; the monitor sees it before Foundation does.
     open override func addOperation(_ op: Operation) {
@@ -130,6 +137,7 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
         get { super.isSuspended }
         set {
             core.emit(.queueSuspended(queue: queueID, suspended: newValue))
+            if !newValue { suspension.willResume() }
             super.isSuspended = newValue
         }
     }

@@ -10,14 +10,6 @@ import Testing
 /// Defects of the bridge these tests found, named once so that every test marking one says the
 /// same thing (`withKnownIssue`); they are the bridge's to fix.
 enum BridgeDefect {
-    /// A foreign operation that posts `isFinished` while it still waits in its queue (never
-    /// started) is reported with an inferred `started` at its finish: a finish is taken as proof
-    /// that it ran, which holds only for operations their queue started.
-    static let inferredStartOfNeverStarted: Comment = """
-        bridge: a hooked operation finished while still enqueued (its queue never started it) gets an \
-        inferred `started` event at its finish (MonitorCore.foreignOperationFinished), so it is shown as having run
-        """
-
     /// A dependent whose `isReady` override ignores its dependencies starts while its
     /// dependency executes. The causal sequencer holds the dependent's events for the
     /// dependency's finish and, when none comes within its window, emits an inferred finish.
@@ -25,15 +17,6 @@ enum BridgeDefect {
         bridge: a dependent whose isReady override ignores its dependencies runs while its dependency executes; \
         the CausalSequencer holds the dependent's events for the dependency's finish and, after its window \
         (100 ms of monitor time), emits an inferred finished(dependency): the dependency is shown finished while it runs
-        """
-
-    /// `ObservableOperation.cancel()` marks the cancel (and the finish reports it) before
-    /// Foundation's `cancel()` decides; when the operation finishes in between, Foundation ignores
-    /// the cancel and the operation stays not cancelled, while the stream says cancelled.
-    static let cancelRacingFinish: Comment = """
-        bridge: ObservableOperation.cancel() racing finish(): `.cancelRequested` is set before Foundation's \
-        cancel(); a finish in between reports finished(cancelled: true), then Foundation's cancel() finds the \
-        operation finished and leaves isCancelled false (the report says cancelled, the operation is not)
         """
 }
 
