@@ -15,12 +15,18 @@ struct FullStoryTests {
         let work = ObservedOperationQueue(monitor: monitor, name: "work")
         let paused = ObservedOperationQueue(monitor: monitor, name: "paused")
         let other = ObservedOperationQueue(monitor: monitor, name: "other")
+        let finishesReported = DispatchGroup()
+        func reportsFinish(_ operation: Operation) {
+            finishesReported.enter()
+            operation.completionBlock = { finishesReported.leave() }
+        }
 
         // Ordinary work that finishes, some added as blocks, some as operations.
         var done: [Operation] = []
         for index in 0..<10 {
             let operation = BlockOperation {}
             operation.name = "done-\(index)"
+            reportsFinish(operation)
             done.append(operation)
         }
         work.addOperations(done, waitUntilFinished: false)
@@ -55,6 +61,7 @@ struct FullStoryTests {
         let chain = (1...3).map { index in
             let operation = BlockOperation {}
             operation.name = "chain-\(index)"
+            reportsFinish(operation)
             return operation
         }
         chain[1].addDependency(chain[0])
@@ -62,8 +69,11 @@ struct FullStoryTests {
         other.addOperation(chain[1])
         work.addOperations([chain[2], chain[0]], waitUntilFinished: false)
 
-        // The program's work settles: what can finish has finished.
+        // The program's work settles: what can finish has finished. Not `waitUntilFinished()`:
+        // it can return as soon as `isFinished` turns true, a moment before Foundation posts the
+        // finish (and OpScope reports it); a completion block runs after that.
         for operation in done + chain { operation.waitUntilFinished() }
+        finishesReported.wait()
         #expect(stuck.started.wait() && forgetful.ended.wait())
         // The program's sampling runs (it sees the foreign operations' starts), time passes, and
         // it runs again (a finish is called unsignalled only when two readings agree).

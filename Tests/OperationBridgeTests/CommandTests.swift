@@ -150,8 +150,11 @@ struct CommandTests {
             queue.waitUntilAllOperationsAreFinished()
         }
         #expect(waitUntil { weakQueue == nil })
-        log.drain()
-        #expect(log.events.last?.change == .queueReleased(queue: id))
+        // The release is reported by the queue's deinit, which may still be running elsewhere.
+        #expect(waitUntil {
+            _ = log.drain()
+            return log.events.last?.change == .queueReleased(queue: id)
+        })
         #expect(error(monitor.perform(.setSuspended(queue: id, suspended: true)))?.kind == .queueGone)
     }
 

@@ -40,6 +40,7 @@ struct HubTests {
     func lateConsumerGetsThePast() throws {
         let clock = ManualClock(step: 1_000)
         let monitor = OperationMonitor.manual(clock)
+        let log = EventLog(monitor)
         var queue: ObservedOperationQueue? = ObservedOperationQueue(monitor: monitor, name: "gone")
         let first = ObservableBlockOperation {}
         let second = BlockOperation {}
@@ -49,6 +50,12 @@ struct HubTests {
         let firstID = try #require(first.monitorID)
         let queueID = queue!.queueID
         queue = nil
+        // Foundation's queue lives until its last operation let go of it, on that operation's
+        // thread, a moment after the wait above returned: wait for the release to be reported.
+        #expect(waitUntil {
+            _ = log.drain()
+            return log.events.contains { $0.change == .queueReleased(queue: queueID) }
+        })
 
         let reader = Reader(monitor)
         let batch = reader.read()
