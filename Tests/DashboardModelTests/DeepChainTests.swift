@@ -16,7 +16,7 @@ struct DeepChainTests {
         let order = dependentsFirst ? Array((1...depth).reversed()) : Array(1...depth)
         for id in order {
             let info = OperationInfo(id: OperationID(id), queue: QueueID(1), name: "link", typeName: "BlockOperation",
-                                     dependencies: id == 1 ? [] : [OperationID(id - 1)], isReady: id == 1)
+                                     dependencies: id == 1 ? [] : [OperationID(id - 1)], observation: .hooked, isReady: id == 1)
             events.append(MonitorEvent(sequence: UInt64(events.count), time: UInt64(1_000 + events.count), change: .operationAdded(info)))
         }
         return events

@@ -60,8 +60,10 @@ struct ModelDisorderTests {
         // until the stack overflowed.
         var inOrder = EventScript()
         inOrder.queue(1, "q")
-        inOrder.add(1, queue: 1, "first", after: [2])
-        inOrder.add(2, queue: 1, "second", after: [1])
+        // BlockOperations, as in Foundation's test: hooked, so a dependent's start deduces the
+        // finish of a dependency not seen finishing (an instrumented one's is never deduced).
+        inOrder.add(1, queue: 1, "first", after: [2], observation: .hooked)
+        inOrder.add(2, queue: 1, "second", after: [1], observation: .hooked)
         var seen = inOrder
         inOrder.cancel(2)
         inOrder.ready(2)

@@ -105,6 +105,43 @@ struct CausalSequencerTests {
         #expect(finish != nil && start != nil && finish! < start!)
     }
 
+    @Test("a dependent that ran ahead of an instrumented dependency is let out after the window, the dependency left running")
+    func wentAheadOfInstrumented() {
+        // An isReady override that ignores dependencies: #2 runs while #1 (instrumented, whose
+        // finish is reported before Foundation lets any dependent go) still executes.
+        var feed = SequencerFeed(window: .init(nanoseconds: 1_000_000, events: 1_000))
+        feed.push([Make.added(1, observation: .instrumented), Make.started(1),
+                   Make.added(2, dependencies: [1], ready: true), Make.started(2)])
+        #expect(feed.sequencer.heldCount == 2, "the claimed readiness and the start wait, as for a late finish")
+        feed.advance(by: 2_000_000)
+        #expect(feed.changes.suffix(2) == [Make.ready(2), Make.started(2)])
+        #expect(feed.position(of: Make.finished(1)) == nil, "nothing inferred: #1 still runs")
+        #expect(feed.sequencer.statistics.wentAhead == 1)
+        #expect(feed.sequencer.statistics.inferredFinishes == 0)
+        // Its own finish no longer waits for #1; #1's real finish comes later and is kept.
+        feed.push(Make.finished(2))
+        #expect(feed.changes.last == Make.finished(2))
+        #expect(feed.sequencer.heldCount == 0)
+        feed.push(Make.finished(1))
+        #expect(feed.changes.last == Make.finished(1))
+        #expect(feed.event(Make.finished(1))?.origin == .exact)
+        #expect(feed.sequencer.statistics.droppedLate == 0)
+        #expect(feed.sequencer.unfinishedCount == 0)
+    }
+
+    @Test("a dependent of an instrumented dependency not started yet, run ahead of it, leaves it waiting")
+    func wentAheadOfWaitingInstrumented() {
+        // #1 waits in a suspended queue; #2, on another queue, does not wait for it.
+        var feed = SequencerFeed(window: .init(nanoseconds: 1_000_000, events: 1_000))
+        feed.push([Make.added(1, observation: .instrumented), Make.added(2, queue: 2, dependencies: [1], ready: true),
+                   Make.started(2), Make.finished(2)])
+        feed.releaseAll()
+        #expect(feed.changes.suffix(3) == [Make.ready(2), Make.started(2), Make.finished(2)])
+        #expect(feed.position(of: Make.started(1)) == nil)
+        #expect(feed.position(of: Make.finished(1)) == nil)
+        #expect(feed.sequencer.unfinishedCount == 1, "#1 still waits")
+    }
+
     @Test("a cancelled dependent waits for nothing; a cancel arriving while held goes first and lets it out")
     func cancellationLiftsTheHold() {
         var feed = SequencerFeed()

@@ -44,9 +44,9 @@ struct StreamStateCorrectionsTests {
     func revive() {
         var script = EventScript()
         script.queue(1, "q", suspended: true)
-        script.add(1, queue: 1, "waiting")
-        script.add(2, queue: 1, "dependent", after: [1])
-        script.add(3, queue: 1, "done")
+        script.add(1, queue: 1, "waiting", observation: .hooked)
+        script.add(2, queue: 1, "dependent", after: [1], observation: .hooked)
+        script.add(3, queue: 1, "done", observation: .hooked)
         script.run(3)
         // A cancelled dependent's start, seen before its cancellation: #1 taken as finished.
         script.start(2)

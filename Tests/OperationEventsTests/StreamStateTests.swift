@@ -113,6 +113,25 @@ struct StreamStateTests {
         #expect(state[queue: QueueID(1)]?.finished == 1)
     }
 
+    @Test("an instrumented dependency's finish is never deduced: a dependent that started went ahead of it")
+    func instrumentedNotDeduced() throws {
+        var script = EventScript()
+        script.queue(1, "q")
+        script.add(1, queue: 1, "running")
+        script.add(2, queue: 1, "impatient", after: [1])
+        script.start(1)
+        script.start(2)
+        script.finish(2)
+        var state = streamState(script)
+        #expect(state[1]?.state == .executing, "its exact finish has not come: it still runs")
+        #expect(state[2]?.state == .finished)
+        #expect(state.counters.anomalies == 0)
+        let finished = state.apply(MonitorEvent(sequence: state.nextSequence, time: script.time + 5,
+                                                change: .finished(operation: 1, cancelled: false)))
+        #expect(finished.effect == .finished(1))
+        #expect(state[1]?.finishWasInferred == false && state[queue: QueueID(1)]?.finished == 2)
+    }
+
     @Test("a deduced finish is undone when the operation shows it is alive")
     func revival() throws {
         var script = EventScript()

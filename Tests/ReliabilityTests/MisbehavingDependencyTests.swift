@@ -157,15 +157,10 @@ struct MisbehavingDependencyTests {
                 expectComplete(report, truth, "\(consumer) while the dependency runs")
                 let shown = report.byName["dependency"]
                 let described = (shown?.state.rawValue ?? "missing") + (shown?.finishInferred == true ? " (finish inferred)" : "")
-                withKnownIssue(BridgeDefect.inferredFinishOfRunningDependency) {
-                    #expect(shown?.state == .executing, "\(consumer): the dependency, still executing, is shown \(described)")
-                }
+                #expect(shown?.state == .executing, "\(consumer): the dependency, still executing, is shown \(described)")
             }
             truth["dependency"] = .executing
-            // The report reads the same stream: the same defect shows the dependency finished.
-            withKnownIssue(BridgeDefect.inferredFinishOfRunningDependency) {
-                expectFinalReport(OpScopeDashboard.report(monitor), truth)
-            }
+            expectFinalReport(OpScopeDashboard.report(monitor), truth)
         }
         gate.open()
         (kept.first?.dependencies.first)?.waitUntilFinished()

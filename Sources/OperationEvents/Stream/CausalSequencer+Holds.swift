@@ -93,9 +93,21 @@ extension CausalSequencer {
         }
     }
 
-    /// Lets out every held event of `id`, inferring the finishes it waits for.
+    /// Lets out every held event of `id`, inferring the finishes it waits for; or, when what it
+    /// waits for is an instrumented operation, taking it as one that went ahead.
     mutating func expire(_ id: Int) {
         while let queue = held[id] {
+            let blocker = table[id].blocker
+            if table.isLive(blocker), table.flags(blocker).contains(.announcesFinish) {
+                // An instrumented finish is reported before Foundation lets any dependent go, so
+                // it is not late: `id` did not wait for it (its `isReady` ignores dependencies).
+                // Inferring the finish would show a running operation finished.
+                table.insert(.wentAhead, into: id)
+                statistics.wentAhead += 1
+                release(id)
+                runPending()
+                continue
+            }
             // Settling finishes the dependency (or, in a cycle, takes one member as cancelled),
             // so every turn lets at least one held event out.
             settle(table[id].blocker, time: queue.events[queue.head].time)

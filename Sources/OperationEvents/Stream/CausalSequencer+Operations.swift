@@ -19,17 +19,24 @@ extension CausalSequencer {
     /// dependency's finish must come first.
     mutating func process(_ event: MonitorEvent, id: Int) -> Outcome {
         let flags = table.flags(id)
+        // A cancelled operation waits for no dependency, and neither does one that went ahead.
+        let waits = flags.isDisjoint(with: [.cancelled, .wentAhead])
         switch event.change {
         case .operationAdded(var info):
             // A first announcement, or a dependency-only operation joining a queue (same id).
-            if info.observation == .sampled || info.observation == .external {
+            switch info.observation {
+            case .sampled, .external:
                 table.insert(.inexact, into: id)
-            } else {
+                table.remove(.announcesFinish, from: id)
+            case .hooked:
+                table.remove([.inexact, .announcesFinish], from: id)
+            case .instrumented:
                 table.remove(.inexact, from: id)
+                table.insert(.announcesFinish, into: id)
             }
             if info.isCancelled { table.insert(.cancelled, into: id) }
             if !info.dependencies.isEmpty { table.addPending(info.dependencies.lazy.map(\.rawValue), to: id) }
-            if info.isReady, !info.isCancelled, !flags.contains(.cancelled),
+            if info.isReady, !info.isCancelled, waits,
                let dependency = table.firstUnfinishedDependency(of: id) {
                 // Shown not ready now; the readiness it claimed follows its dependency's finish.
                 info.isReady = false
@@ -44,7 +51,7 @@ extension CausalSequencer {
                 statistics.droppedLate += 1
                 return .done
             }
-            if isReady, !flags.contains(.cancelled), let dependency = table.firstUnfinishedDependency(of: id) {
+            if isReady, waits, let dependency = table.firstUnfinishedDependency(of: id) {
                 return .blocked(dependency: dependency, waiting: event)
             }
             emit(event)
@@ -53,13 +60,13 @@ extension CausalSequencer {
                 statistics.droppedLate += 1
                 return .done
             }
-            if !flags.contains(.cancelled), let dependency = table.firstUnfinishedDependency(of: id) {
+            if waits, let dependency = table.firstUnfinishedDependency(of: id) {
                 return .blocked(dependency: dependency, waiting: event)
             }
             table.insert(.started, into: id)
             emit(event)
         case .finished(_, let cancelled):
-            if !cancelled, !flags.contains(.cancelled), let dependency = table.firstUnfinishedDependency(of: id) {
+            if !cancelled, waits, let dependency = table.firstUnfinishedDependency(of: id) {
                 return .blocked(dependency: dependency, waiting: event)
             }
             emit(event)

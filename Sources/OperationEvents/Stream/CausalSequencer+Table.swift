@@ -189,7 +189,7 @@ struct SequencerTable: Sendable {
 
 /// Bits of an operation's slot.
 struct SlotFlags: OptionSet, Sendable {
-    let rawValue: UInt8
+    let rawValue: UInt16
     /// Announced and not finished.
     static let live = SlotFlags(rawValue: 1 << 0)
     /// Its `started` was emitted.
@@ -204,6 +204,12 @@ struct SlotFlags: OptionSet, Sendable {
     static let settling = SlotFlags(rawValue: 1 << 5)
     /// Finished: the slot waits for the ring to move past it.
     static let done = SlotFlags(rawValue: 1 << 6)
+    /// Instrumented: its finish is reported the moment Foundation reads it, before Foundation
+    /// lets its dependents go, so a dependent's event waiting for it longer than the window is
+    /// one that did not wait (an `isReady` override that ignores dependencies).
+    static let announcesFinish = SlotFlags(rawValue: 1 << 7)
+    /// It ran ahead of an unfinished dependency: its events no longer wait for dependencies.
+    static let wentAhead = SlotFlags(rawValue: 1 << 8)
 }
 
 /// A first-in, first-out list that reuses its storage (no Foundation, no recursion).

@@ -15,6 +15,10 @@
 ///    later event of B, until A's finish arrives. If A's finish cannot come exactly (A is
 ///    sampled or external), or the hold outlasts the window, an inferred `finished(A)` is
 ///    emitted first (preceded by an inferred `started(A)` unless A started or was cancelled).
+///    The one exception: A instrumented. Its finish is reported before Foundation lets any
+///    dependent go, so a hold on it that outlasts the window is a B that did not wait (an
+///    `isReady` override that ignores dependencies): B's events are let out as they are, A
+///    stays unfinished, and B waits for no dependency from then on.
 ///    An announcement claiming B ready while A is unfinished is emitted not ready, and the
 ///    readiness follows once A finished. Inferring A's finish when A's own dependencies lead
 ///    back to B (a cycle, which Foundation only leaves by a cancel) infers A cancelled.
@@ -60,6 +64,9 @@ package struct CausalSequencer: Sendable {
         package var inferredFinishes = 0
         /// Holds ended by the window rather than by the finish they waited for.
         package var expiredHolds = 0
+        /// Operations that ran ahead of an instrumented dependency still unfinished (their
+        /// `isReady` ignores dependencies): let out when their hold ended, nothing inferred.
+        package var wentAhead = 0
         /// Dependency cycles met while inferring finishes, broken by inferring a cancel.
         package var brokenCycles = 0
         /// Events about operations or queues never announced, passed on as they came.

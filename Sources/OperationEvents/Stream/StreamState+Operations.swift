@@ -263,13 +263,16 @@ extension StreamState {
     // MARK: Finishing
 
     /// Marks finished, deduced, every unfinished direct dependency of `id` (and nothing
-    /// further): returns them.
+    /// further): returns them. Instrumented dependencies are left as they are: their finish is
+    /// reported exactly and comes first in a sequenced stream, so one still unfinished here was
+    /// run ahead of (an `isReady` override that ignores dependencies), not missed.
     private mutating func finishDependencies(of id: OperationID, time: UInt64) -> [OperationID] {
         guard let dependencies = operations.read(id, { $0.dependencies }), !dependencies.isEmpty else { return [] }
         var implied: [OperationID] = []
         for dependency in dependencies {
-            guard let (state, cancelled) = operations.read(dependency, { ($0.state, $0.isCancelled) }),
-                  state != .finished else { continue }
+            guard let (state, cancelled, observation) = operations.read(dependency, {
+                ($0.state, $0.isCancelled, $0.observation)
+            }), state != .finished, observation != .instrumented else { continue }
             finish(dependency, cancelled: cancelled, time: time, origin: .inferred, inferred: true)
             implied.append(dependency)
         }

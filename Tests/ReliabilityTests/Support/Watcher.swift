@@ -7,19 +7,6 @@ import OperationEvents
 import Synchronization
 import Testing
 
-/// Defects of the bridge these tests found, named once so that every test marking one says the
-/// same thing (`withKnownIssue`); they are the bridge's to fix.
-enum BridgeDefect {
-    /// A dependent whose `isReady` override ignores its dependencies starts while its
-    /// dependency executes. The causal sequencer holds the dependent's events for the
-    /// dependency's finish and, when none comes within its window, emits an inferred finish.
-    static let inferredFinishOfRunningDependency: Comment = """
-        bridge: a dependent whose isReady override ignores its dependencies runs while its dependency executes; \
-        the CausalSequencer holds the dependent's events for the dependency's finish and, after its window \
-        (100 ms of monitor time), emits an inferred finished(dependency): the dependency is shown finished while it runs
-        """
-}
-
 /// A dashboard's view of a monitor from the moment the test starts: a subscription whose
 /// batches are folded into a model exactly as a session folds them.
 struct Watcher {
