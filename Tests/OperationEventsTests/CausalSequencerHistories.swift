@@ -91,7 +91,10 @@ struct SequencerHistory {
         operation.reportedReady = isReady(operation)
         operations[id] = operation
         active.append(id)
-        let observation: ObservationMode = queue == nil ? .external : (inexact ? .sampled : .hooked)
+        // Exact ones are hooked or instrumented (`bridgeShuffle` never delays an instrumented
+        // operation's reports: each is made at the moment of the change, its finish before
+        // Foundation lets a dependent go).
+        let observation: ObservationMode = queue == nil ? .external : (inexact ? .sampled : (random.chance(0.4) ? .instrumented : .hooked))
         events.append(.operationAdded(OperationInfo(
             id: OperationID(id), queue: queue.map { QueueID($0) }, dependencies: dependencies.sorted().map { OperationID($0) },
             observation: observation, isReady: operation.reportedReady, isCancelled: operation.cancelled)))
@@ -180,9 +183,12 @@ func bridgeShuffle(_ history: [MonitorEvent.Change], random: inout SeededRandom,
     func delay(_ probability: Double, _ scale: Int, _ random: inout SeededRandom) -> Double {
         random.chance(probability) ? Double(random.below(scale * spread + 1)) + random.unit() : 0
     }
+    var instrumented = Set<Int>()
     for (index, change) in history.enumerated() {
         var key = Double(index)
+        if case .operationAdded(let info) = change, info.observation == .instrumented { instrumented.insert(info.id.rawValue) }
         switch change {
+        case _ where change.operation.map { instrumented.contains($0.rawValue) } == true: break
         case .finished, .released: key += delay(0.4, 2, &random)
         case .started, .ready: key += delay(0.3, 1, &random)
         default: break

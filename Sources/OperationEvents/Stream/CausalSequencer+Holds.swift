@@ -98,10 +98,13 @@ extension CausalSequencer {
     mutating func expire(_ id: Int) {
         while let queue = held[id] {
             let blocker = table[id].blocker
-            if table.isLive(blocker), table.flags(blocker).contains(.announcesFinish) {
+            let flags = table.isLive(blocker) ? table.flags(blocker) : []
+            if flags.contains(.announcesFinish), !flags.contains(.held) {
                 // An instrumented finish is reported before Foundation lets any dependent go, so
                 // it is not late: `id` did not wait for it (its `isReady` ignores dependencies).
-                // Inferring the finish would show a running operation finished.
+                // Inferring the finish would show a running operation finished. (When the
+                // dependency's own events are held here, its finish may be among them: settled
+                // below like any other.)
                 table.insert(.wentAhead, into: id)
                 statistics.wentAhead += 1
                 release(id)
