@@ -57,6 +57,8 @@ struct BridgeBenchmark {
     var only: Mode?
     /// With `only`: run that mode alone, without its baseline.
     var solo = false
+    /// Whether producers drain a nearly full ring themselves (the monitor's default).
+    var producersAssist = true
 
     private var modes: [Mode] {
         guard let only else { return Mode.allCases }
@@ -69,6 +71,10 @@ struct BridgeBenchmark {
         /// Process CPU time (user + system) per operation, in microseconds.
         var cpuPerOperation: [Mode: [Double]] = [:]
         var dropped = 0
+        /// Of them, events the ring dropped (the rest the consumer's subscription lost).
+        var ringDropped = 0
+        /// Times a producer drained the ring itself because the hub's thread was late.
+        var assists = 0
         /// Events the ordering held back until their causes arrived, and finishes it inferred.
         var held = 0
         var inferred = 0
@@ -81,10 +87,12 @@ struct BridgeBenchmark {
             var round: [Mode: Double] = [:]
             for mode in modes.shuffled(using: &random) {
                 let cpuBefore = processCPUSeconds()
-                let (rate, dropped, ordering) = measure(mode, maxConcurrent: maxConcurrent)
+                let (rate, dropped, ordering, assists, ringDropped) = measure(mode, maxConcurrent: maxConcurrent)
                 let cpu = processCPUSeconds() - cpuBefore
                 round[mode] = rate
                 result.dropped += dropped
+                result.assists += assists
+                result.ringDropped += ringDropped
                 result.held += ordering.held
                 result.inferred += ordering.inferredFinishes
                 result.throughput[mode, default: []].append(rate)
@@ -100,8 +108,10 @@ struct BridgeBenchmark {
     }
 
     /// One run: operations per second from the first add to the last finish.
-    private func measure(_ mode: Mode, maxConcurrent: Int) -> (Double, Int, CausalSequencer.Statistics) {
-        let monitor = OperationMonitor()
+    private func measure(_ mode: Mode, maxConcurrent: Int) -> (Double, Int, CausalSequencer.Statistics, Int, Int) {
+        var configuration = OperationMonitor.Configuration()
+        configuration.producersAssist = producersAssist
+        let monitor = OperationMonitor(configuration: configuration)
         let consumer = Consumer(monitor: monitor)
         let queue: OperationQueue
         switch mode {
@@ -135,13 +145,18 @@ struct BridgeBenchmark {
             print(String(format: "  [%@] sampler: %d ticks, %.1f ms CPU over %.2f s", mode.rawValue, cost.ticks,
                          Double(cost.cpuNanoseconds) / 1e6, elapsed))
         }
-        if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil, mode == .instrumented || mode == .foreign {
+        if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil, mode == .instrumented || mode == .foreign || mode == .sampled {
             let pump = monitor.pumpCost
-            print(String(format: "  [%@] hub thread: %d runs, %.1f ms CPU; consumer took %d events, lost %d (the ring dropped %d); "
+            print(String(format: "  [%@] hub thread: %d runs, %.1f ms CPU; consumer took %d events, lost %d (the ring dropped %d, producers drained it %d times); "
                          + "%d repairs, %d keyframes", mode.rawValue, pump.runs, Double(pump.cpuNanoseconds) / 1e6, consumer.received,
-                         consumer.lost, monitor.droppedEvents, monitor.hubStatistics.repairs, monitor.hubStatistics.keyframes))
+                         consumer.lost, monitor.droppedEvents, monitor.hubStatistics.assists, monitor.hubStatistics.repairs, monitor.hubStatistics.keyframes))
         }
-        return (Double(operations) / elapsed, consumer.lost, monitor.orderingStatistics)
+        if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil {
+            print(String(format: "  [%@] consumer: longest gap between reads %.1f ms, longest read %.1f ms, largest batch %d",
+                         mode.rawValue, Double(consumer.longestGap) / 1e6, Double(consumer.longestRead) / 1e6, consumer.largestBatch))
+        }
+        return (Double(operations) / elapsed, consumer.lost, monitor.orderingStatistics, monitor.hubStatistics.assists,
+                monitor.droppedEvents)
     }
 }
 
@@ -163,6 +178,12 @@ final class Consumer: @unchecked Sendable {
     /// Events lost on the way: dropped by the ring (and repaired by the hub), or by the
     /// subscription when it fell behind its buffer.
     private(set) var lost = 0
+    /// The longest time between two reads and the longest read, in nanoseconds, and the
+    /// largest batch (to tell a starved reader from a slow hub).
+    private(set) var longestGap: UInt64 = 0
+    private(set) var longestRead: UInt64 = 0
+    private(set) var largestBatch = 0
+    private var lastRead: UInt64 = 0
 
     init(monitor: OperationMonitor) {
         subscription = monitor.subscribe(SubscriptionRequest(consumer: "benchmark"))
@@ -175,7 +196,12 @@ final class Consumer: @unchecked Sendable {
                 if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005)) }
                 let stop = stopping
                 condition.unlock()
+                let before = monotonicNanoseconds()
+                if lastRead > 0 { longestGap = max(longestGap, before - lastRead) }
                 let batch = subscription.next(limit: .max)
+                lastRead = monotonicNanoseconds()
+                longestRead = max(longestRead, lastRead - before)
+                largestBatch = max(largestBatch, batch.events.count)
                 received += batch.events.count
                 lost = batch.droppedTotal
                 if stop { break }
@@ -208,4 +234,11 @@ func spin(microseconds: Int) {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         now = Int(spec.tv_sec) * 1_000_000_000 + spec.tv_nsec
     } while now < end
+}
+
+/// CLOCK_MONOTONIC in nanoseconds.
+func monotonicNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }

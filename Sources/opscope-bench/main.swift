@@ -49,6 +49,9 @@ struct BridgeCommand: ParsableCommand {
     @Option(help: "Only this max concurrency (-1 or 1).")
     var maxConcurrent: Int?
 
+    @Flag(help: "Producers never drain a nearly full ring themselves (the behaviour before they did, for comparison).")
+    var noProducerAssist = false
+
     func validate() throws {
         guard operations > 0, workOperations > 0, rounds > 0, work >= 0 else {
             throw ValidationError("counts must be positive")
@@ -70,10 +73,12 @@ struct BridgeCommand: ParsableCommand {
         for (title, count, workMicros, targets) in (trivialOnly ? Array(parts.prefix(1)) : workOnly ? Array(parts.suffix(1)) : parts) {
             for maxConcurrent in maxConcurrent.map({ [$0] }) ?? [-1, 1] {
                 let benchmark = BridgeBenchmark(
-                    operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed, only: mode, solo: solo)
+                    operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed, only: mode, solo: solo,
+                    producersAssist: !noProducerAssist)
                 let result = benchmark.run(maxConcurrent: maxConcurrent)
                 let limit = maxConcurrent == -1 ? "default concurrency" : "max 1"
-                print("\n\(count) \(title), \(limit) (events dropped: \(result.dropped), held for their causes: "
+                print("\n\(count) \(title), \(limit) (events lost: \(result.dropped), of them dropped by the ring: \(result.ringDropped); "
+                      + "ring drained by producers: \(result.assists) times; held for their causes: "
                       + "\(result.held), finishes inferred: \(result.inferred))")
                 print(pad("mode", 42) + pad("ops/s", 9) + pad("cpu us/op", 11) + pad("ratio (min..max)", 22) + "target")
                 for mode in BridgeBenchmark.Mode.allCases where result.throughput[mode] != nil {
