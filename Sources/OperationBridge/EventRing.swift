@@ -28,6 +28,12 @@ final class EventRing: @unchecked Sendable {
     private let wakePosition = Atomic<Int>(Int.max)
     /// Called by the producer that reaches the wake position (never under a lock of the ring).
     var onWake: (@Sendable () -> Void)?
+    /// The position from which producers call `onPressure` (Int.max: never).
+    private let pressurePosition = Atomic<Int>(Int.max)
+    /// Called by a producer that claimed a position at or past the pressure position, and by
+    /// one that found the ring full before it drops its event (never under a lock of the ring).
+    /// Set once, before the ring is shared.
+    var onPressure: (@Sendable () -> Void)?
     /// Consumer position; guarded by `consumerLock` so drains from several threads are safe.
     private var tail = 0
     private let consumerLock = NSLock()
@@ -75,11 +81,19 @@ final class EventRing: @unchecked Sendable {
         wakePosition.store(position, ordering: .sequentiallyConsistent)
     }
 
+    /// Asks producers from `position` on to call `onPressure` (until moved again). Relaxed: a
+    /// producer that reads an older value calls it a little early or late, which only costs or
+    /// saves one try of the hub's lock.
+    func pressure(from position: Int) {
+        pressurePosition.store(position, ordering: .relaxed)
+    }
+
     /// Appends an event, stamping its position as its sequence number; returns false (and counts
-    /// a drop) when full.
+    /// a drop) when full, after `onPressure` (if set) had its one chance to make room.
     @discardableResult
     func push(_ event: consuming MonitorEvent) -> Bool {
         var position = head.load(ordering: .relaxed)
+        var pressed = false
         while true {
             let turn = turns[position & mask].load(ordering: .acquiring)
             let lead = turn &- position
@@ -91,6 +105,12 @@ final class EventRing: @unchecked Sendable {
                 position = current
             } else if lead < 0 {
                 // The slot still holds an event from the previous lap: the buffer is full.
+                if !pressed, let onPressure {
+                    pressed = true
+                    onPressure()
+                    position = head.load(ordering: .relaxed)
+                    continue
+                }
                 dropped.wrappingAdd(1, ordering: .releasing)
                 onWake?()
                 return false
@@ -104,6 +124,7 @@ final class EventRing: @unchecked Sendable {
         // Sequentially consistent with the claim above and `wake(at:)` (on x86 a plain load,
         // as the claim is a locked instruction already).
         if position == wakePosition.load(ordering: .sequentiallyConsistent) { onWake?() }
+        if position >= pressurePosition.load(ordering: .relaxed) { onPressure?() }
         return true
     }
 

@@ -55,10 +55,15 @@ final class HubHistory: @unchecked Sendable {
         return body(&head)
     }
 
-    /// Folds the log now if it reached `logLimit`. Hub lock held.
-    func foldIfFull() {
+    /// Folds the log now if it reached `logLimit`; when the pump is folding, waits for it, or
+    /// with `waiting` false leaves the log to it. Hub lock held.
+    func foldIfFull(waiting: Bool = true) {
         guard logged >= logLimit else { return }
-        foldLock.lock()
+        if waiting {
+            foldLock.lock()
+        } else if !foldLock.try() {
+            return
+        }
         fold(takeLog(), trimAt: now)
         foldLock.unlock()
     }

@@ -8,6 +8,11 @@ package struct HubStatistics: Sendable {
     package var services = 0
     /// Times the pump thread served it.
     package var pumpRuns = 0
+    /// The most events one service moved out of the ring (at most the ring's capacity: a
+    /// service takes what the ring held when it started).
+    package var largestDrain = 0
+    /// Times a producer drained the ring itself because it was three quarters full.
+    package var assists = 0
     /// Repairs after the ring dropped events.
     package var repairs = 0
     /// Keyframes handed to subscriptions.

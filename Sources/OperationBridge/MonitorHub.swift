@@ -18,6 +18,10 @@ import Synchronization
 /// The hub runs when a subscription reads, when a snapshot or report is made, and on the pump
 /// thread, which producers wake only when the ring holds `pumpThreshold` undrained events (or
 /// dropped one): history is kept with no consumer at all, and an idle monitor costs nothing.
+/// When the pump thread waits for a core (a busy machine, more busy threads than cores) and the
+/// ring is three quarters full, a producer that finds the hub's lock free drains a quarter of
+/// the ring itself (`assist()`) before it would drop: the program pays for its own events then,
+/// a little later than usual, instead of losing them. It never waits for a lock to do so.
 final class MonitorHub: @unchecked Sendable {
     // Safety: everything mutable is guarded by `lock`, except `repairer` (guarded by
     // `repairCondition`). `core` is set once, before the hub is shared; whoever calls the hub
@@ -30,6 +34,8 @@ final class MonitorHub: @unchecked Sendable {
     let defaultCapacity: Int
     /// Undrained events in the ring that wake the pump thread.
     let pumpThreshold: Int
+    /// Undrained events in the ring from which producers drain it themselves.
+    let assistThreshold: Int
     let pump: HubPump
 
     private let lock = NSLock()
@@ -65,6 +71,9 @@ final class MonitorHub: @unchecked Sendable {
         self.clock = clock
         defaultCapacity = max(1, configuration.subscriptionBufferCapacity)
         pumpThreshold = max(1, ring.capacity / 4)
+        // A hub that runs only when read (tests of the repair) keeps its drops.
+        let assists = configuration.pumpsAutomatically && configuration.producersAssist
+        assistThreshold = assists ? max(1, ring.capacity * 3 / 4) : Int.max
         sequencer = CausalSequencer(window: configuration.causalWindow)
         foldsOnPump = configuration.pumpsAutomatically
         history = HubHistory(retention: configuration.history, foldThreshold: 4_096, logLimit: ring.capacity)
@@ -73,6 +82,11 @@ final class MonitorHub: @unchecked Sendable {
             let pump = self.pump
             ring.onWake = { pump.wake() }
             ring.wake(at: pumpThreshold - 1)
+        }
+        if assists {
+            // Unretained: only the core pushes to the ring, and it owns this hub.
+            ring.onPressure = { [unowned(unsafe) self] in assist() }
+            ring.pressure(from: assistThreshold - 1)
         }
     }
 
@@ -88,10 +102,13 @@ final class MonitorHub: @unchecked Sendable {
     /// never sooner after the previous repair than nine times that repair's duration (repairs
     /// take at most a tenth of the time). `repairNow` (a new subscription, an explicit catch-up)
     /// repairs whatever is pending at once.
+    ///
+    /// One service publishes at most about one ring's worth of events (a drain, or a repair's
+    /// drain to its mark, not both), so that a reader whose buffer holds a ring's worth never
+    /// overflows with what its own read published.
     func service(repairNow: Bool = false) {
         let now = clock.now()
         lock.lock()
-        drainRing(now: now)
         let dropped = ring.droppedCount
         if dropped > dropsSeen {
             dropsSeen = dropped
@@ -104,8 +121,16 @@ final class MonitorHub: @unchecked Sendable {
             let spaced = now &- lastRepairEnd >= 9 &* lastRepairDuration
             due = repairNow || (settled && spaced)
         }
+        // A repair drains the ring up to where it reads the live state.
+        if !due { drainRing(now: now) }
         lock.unlock()
-        if due { repair() }
+        if due, !repair() {
+            // Another thread repaired meanwhile: serve the ring as usual.
+            let later = clock.now()
+            lock.lock()
+            drainRing(now: later)
+            lock.unlock()
+        }
     }
 
     /// Serves everything produced so far and repairs any loss; returns the sequence number the
@@ -117,19 +142,42 @@ final class MonitorHub: @unchecked Sendable {
         return sequencer.nextSequence
     }
 
-    /// Drains the ring to its end, lets out held events older than the window at `now`, and
-    /// has the history folded: by the pump once enough is logged, else at once. Lock held.
-    private func drainRing(now: UInt64) {
-        while true {
-            let moved = ring.drain(limit: 4_096) { event in sequencer.push(event, into: &ordered) }
+    /// A producer found the ring three quarters full: if nobody holds the hub's lock, drains a
+    /// quarter of the ring here, on the producer's thread, so that it need not drop. Repairs
+    /// nothing and waits for no lock (a producer may be inside Foundation's own locks).
+    func assist() {
+        let now = clock.now()
+        guard lock.try() else { return }
+        drainRing(now: now, limit: ring.capacity / 4, foldWaits: false)
+        counts.assists += 1
+        lock.unlock()
+    }
+
+    /// Drains what the ring holds now (or `limit` events), lets out held events older than the
+    /// window at `now`, and has the history folded: by the pump once enough is logged, else at
+    /// once. Lock held.
+    ///
+    /// Only what is there when it starts: producers that refill the ring as fast as it drains
+    /// (a burst of adds) would otherwise keep one service, and the lock, for as long as the
+    /// burst lasts, and a reader serving the hub before it takes its events would see its own
+    /// buffer overflow with what it published itself. The pump or the next read takes the rest.
+    private func drainRing(now: UInt64, limit: Int? = nil, foldWaits: Bool = true) {
+        var left = limit ?? max(0, ring.nextPosition - ring.drainedPosition)
+        var drained = 0
+        while left > 0 {
+            let batch = min(4_096, left)
+            let moved = ring.drain(limit: batch) { event in sequencer.push(event, into: &ordered) }
             if !ordered.isEmpty { publish() }
-            if moved < 4_096 { break }
+            left -= moved
+            drained += moved
+            if moved < batch { break }
         }
+        counts.largestDrain = max(counts.largestDrain, drained)
         sequencer.advance(to: now, into: &ordered)
         if !ordered.isEmpty { publish() }
         history.advance(to: now)
         if foldsOnPump {
-            history.foldIfFull()
+            history.foldIfFull(waiting: foldWaits)
             if history.logged >= history.foldThreshold { pump.wake() }
         } else {
             history.withHead { _ in }
@@ -161,8 +209,10 @@ final class MonitorHub: @unchecked Sendable {
     /// Asks the producer that makes the ring hold `pumpThreshold` undrained events to wake the
     /// pump; wakes it now if producers are already past that point. Lock held.
     private func rearmPump() {
+        let drained = ring.drainedPosition
+        if assistThreshold != Int.max { ring.pressure(from: drained + assistThreshold - 1) }
         guard ring.onWake != nil else { return }
-        let position = ring.drainedPosition + pumpThreshold - 1
+        let position = drained + pumpThreshold - 1
         ring.wake(at: position)
         if ring.nextPosition > position { pump.wake() }
     }
@@ -174,26 +224,29 @@ final class MonitorHub: @unchecked Sendable {
     /// (it calls the app's getters). One repair runs at a time; a reader that finds one running
     /// waits for it, so that what it reads afterwards is repaired (app code the repair calls
     /// that reads the monitor again is not repaired twice, and does not wait for itself).
-    private func repair() {
+    ///
+    /// Returns whether it repaired (and so drained the ring up to its mark).
+    @discardableResult
+    private func repair() -> Bool {
         repairCondition.lock()
         while let running = repairer {
             if running === Thread.current {
                 repairCondition.unlock()
-                return
+                return false
             }
             repairCondition.wait()
         }
         let stillLost = ring.droppedCount > repairedRingLoss
         if stillLost { repairer = Thread.current }
         repairCondition.unlock()
-        guard stillLost else { return }
+        guard stillLost else { return false }
         defer {
             repairCondition.lock()
             repairer = nil
             repairCondition.broadcast()
             repairCondition.unlock()
         }
-        guard let core else { return }
+        guard let core else { return false }
         let started = clock.now()
         let loss = ring.droppedCount
         // Every event in the ring before `mark` was produced before the live state is read.
@@ -212,11 +265,14 @@ final class MonitorHub: @unchecked Sendable {
         _ = history.withHead { $0.noteEventsLost(total: loss) }
         repairedLoss = max(repairedLoss, loss)
         counts.repairs += 1
-        drainRing(now: now)
+        // Events after the mark wait for the next service (see `service`): held events are let
+        // out and the pump re-armed, nothing more is drained.
+        drainRing(now: now, limit: 0)
         // Drops after `loss` was read wait for the next repair, from now.
         lossSince = ring.droppedCount > repairedLoss ? now : nil
         lastRepairEnd = now
         lastRepairDuration = now &- started
+        return true
     }
 
     /// Drains the ring up to position `mark`, waiting out a producer that claimed a slot below

@@ -53,6 +53,11 @@ public final class OperationMonitor: @unchecked Sendable {
         /// Whether producers wake the hub's thread when the buffer fills; when false, the hub
         /// runs only when someone reads (tests of the repair after drops).
         package var pumpsAutomatically = true
+        /// Whether a producer that finds the buffer three quarters full drains it itself when
+        /// the hub is free (see `MonitorHub`), rather than drop events while the hub's thread
+        /// waits for a core; false keeps the drops (tests of the repair under real load). Only with
+        /// `pumpsAutomatically`.
+        package var producersAssist = true
 
         /// The defaults.
         public init() {}

@@ -194,6 +194,9 @@ public struct SoakRun: Sendable {
     public var bufferCapacity = 65_536
     /// A slow consumer (seconds per drain) to force drops.
     public var consumerLag = 0.0
+    /// Whether producers drain a nearly full buffer themselves (the default); false lets the
+    /// buffer overflow so that the repair of ring drops is exercised.
+    public var producersAssist = true
     /// Percent cancelled before they are added, and (of a suspended queue's) while they wait.
     public var cancelBeforeAdd = 3
     public var cancelWhileSuspended = 10
@@ -207,6 +210,7 @@ public struct SoakRun: Sendable {
         let started = Date()
         var configuration = OperationMonitor.Configuration()
         configuration.bufferCapacity = bufferCapacity
+        configuration.producersAssist = producersAssist
         let monitor = OperationMonitor(configuration: configuration)
         let life = LifeCounter()
         let reducer = LiveReducer(monitor: monitor, lag: consumerLag, bufferCapacity: bufferCapacity)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OperationBridge
 import OperationEvents
+import Synchronization
 import Testing
 
 @Suite("Event buffer and re-synchronisation", .serialized, .timeLimit(.minutes(2)))
@@ -25,6 +26,38 @@ struct BufferTests {
         let rest = ring.drain(limit: .max)
         #expect(rest.map(\.sequence) == Array(10...16).map(UInt64.init))
         #expect(ring.drain(limit: .max).isEmpty)
+    }
+
+    @Test("producers past the pressure position call onPressure; one that finds the buffer full lets it make room before dropping")
+    func pressure() {
+        let ring = EventRing(minimumCapacity: 16)
+        let calls = Mutex(0)
+        let drainsLeft = Mutex(0)
+        ring.onPressure = { [unowned ring] in
+            calls.withLock { $0 += 1 }
+            let drains = drainsLeft.withLock { left in
+                defer { left = max(0, left - 1) }
+                return left > 0
+            }
+            if drains { ring.drain(limit: 4) { _ in } }
+        }
+        ring.pressure(from: 12)
+        for index in 0..<12 { ring.push(event(index)) }
+        #expect(calls.withLock { $0 } == 0)
+        for index in 12..<16 { ring.push(event(index)) }
+        #expect(calls.withLock { $0 } == 4, "positions 12 to 15")
+        // Full: the producer's call drains four, so its event goes in.
+        drainsLeft.withLock { $0 = 1 }
+        #expect(ring.push(event(16)))
+        #expect(ring.droppedCount == 0)
+        #expect(calls.withLock { $0 } == 6, "once for the full ring, once for position 16")
+        // Full again and nothing makes room: one call, then the drop.
+        for index in 17..<20 { ring.push(event(index)) }
+        let before = calls.withLock { $0 }
+        #expect(!ring.push(event(20)))
+        #expect(ring.droppedCount == 1)
+        #expect(calls.withLock { $0 } == before + 1)
+        #expect(ring.drain(limit: .max).map(\.sequence) == Array(4...19).map(UInt64.init))
     }
 
     @Test("many producers and one consumer: nothing lost silently, order kept per producer")

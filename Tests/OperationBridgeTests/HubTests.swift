@@ -10,7 +10,7 @@ import Testing
 @MainActor
 struct HubTests {
     /// Reads a subscription until it has nothing more; folds what it gets into a state.
-    private final class Reader {
+    final class Reader {
         let subscription: any EventSubscription
         private(set) var state = StreamState(retention: StreamRetention(maximumFinished: 1_000_000))
         private(set) var events: [MonitorEvent] = []
