@@ -62,6 +62,9 @@ final class MonitorHub: @unchecked Sendable {
     /// ...unless the loss has waited this long (1 s).
     let repairDelay: UInt64 = 1_000_000_000
     private var counts = HubStatistics()
+    /// While a repair reads the live state: the ring position it read it at, which no drain
+    /// passes until its corrections are in.
+    private var repairMark: Int?
     /// The thread repairing now, if any; others wait for it (see `repair()`).
     private var repairer: Thread?
     private let repairCondition = NSCondition()
@@ -163,6 +166,7 @@ final class MonitorHub: @unchecked Sendable {
     /// buffer overflow with what it published itself. The pump or the next read takes the rest.
     private func drainRing(now: UInt64, limit: Int? = nil, foldWaits: Bool = true) {
         var left = limit ?? max(0, ring.nextPosition - ring.drainedPosition)
+        if let repairMark { left = min(left, max(0, repairMark - ring.drainedPosition)) }
         var drained = 0
         while left > 0 {
             let batch = min(4_096, left)
@@ -250,12 +254,19 @@ final class MonitorHub: @unchecked Sendable {
         let started = clock.now()
         let loss = ring.droppedCount
         // Every event in the ring before `mark` was produced before the live state is read.
+        // Nobody drains past it until the corrections are in: an event after it may describe
+        // what the live state does not show yet (an operation added after the read would be
+        // taken for one that vanished).
+        lock.lock()
         let mark = ring.nextPosition
+        repairMark = mark
+        lock.unlock()
         let live = core._withUnsafeGuaranteedRef { $0.readLiveState(sequence: 0, time: clock.now()) }
         let now = clock.now()
         lock.lock()
         defer { lock.unlock() }
         drainRing(upTo: mark)
+        repairMark = nil
         // Corrections go through the sequencer like any event: it numbers them, keeps them in
         // causal order and learns what they announce and end.
         for event in history.withHead({ $0.corrections(toMatch: live, time: now) }) {

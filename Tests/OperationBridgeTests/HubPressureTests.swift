@@ -89,4 +89,62 @@ struct HubPressureTests {
         queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
     }
+
+    @Test("while a repair reads the live state, nobody drains past its mark: an operation added meanwhile is not taken for one that vanished")
+    func repairMarkHolds() throws {
+        let clock = ManualClock(step: 1_000)
+        let monitor = OperationMonitor.manual(clock) { configuration in
+            configuration.bufferCapacity = 16
+            configuration.pumpsAutomatically = false
+        }
+        let reader = HubTests.Reader(monitor)
+        // Queues are read in the order they were made: `first` before `second`.
+        let first = ObservedOperationQueue(monitor: monitor, name: "first")
+        first.isSuspended = true
+        let second = ObservedOperationQueue(monitor: monitor, name: "second")
+        second.isSuspended = true
+        let trigger = NameReadHook()
+        second.addOperation(trigger)
+        let waiting = (0..<40).map { _ in ObservableBlockOperation {} }
+        second.addOperations(waiting, waitUntilFinished: false)
+        #expect(monitor.droppedEvents > 0, "a ring of 16 cannot hold 41 announcements")
+        reader.read()
+        // While the repair reads `second` (after `first`), app code adds an operation to `first`
+        // and reads the monitor again on the same thread: the live state does not list the new
+        // operation, and its announcement is in the ring after the repair's mark.
+        let late = ObservableBlockOperation {}
+        trigger.onNameRead = {
+            first.addOperation(late)
+            reader.read()
+        }
+        clock.advance(by: .milliseconds(25))
+        reader.read()
+        #expect(monitor.hubStatistics.repairs == 1)
+        reader.read()
+        let id = try #require(late.monitorID)
+        #expect(reader.state[id]?.state == .pending || reader.state[id]?.state == .ready,
+                "\(String(describing: reader.state[id]?.state))")
+        #expect(monitor.history[id]?.state != .finished)
+        first.isSuspended = false
+        second.isSuspended = false
+        second.waitUntilAllOperationsAreFinished()
+        first.waitUntilAllOperationsAreFinished()
+    }
+}
+
+/// A foreign operation that runs `onNameRead` once, the first time its name is read after it
+/// was set (the monitor reads names when it takes a live snapshot).
+private final class NameReadHook: BlockOperation, @unchecked Sendable {
+    // Safety: set and run on the test's thread only (the repair runs there).
+    var onNameRead: (() -> Void)?
+
+    override var name: String? {
+        get {
+            let hook = onNameRead
+            onNameRead = nil
+            hook?()
+            return super.name
+        }
+        set { super.name = newValue }
+    }
 }
