@@ -93,10 +93,7 @@ struct HubPressureTests {
     @Test("while a repair reads the live state, nobody drains past its mark: an operation added meanwhile is not taken for one that vanished")
     func repairMarkHolds() throws {
         let clock = ManualClock(step: 1_000)
-        let monitor = OperationMonitor.manual(clock) { configuration in
-            configuration.bufferCapacity = 16
-            configuration.pumpsAutomatically = false
-        }
+        let monitor = OperationMonitor.lossy(clock)
         let reader = HubTests.Reader(monitor)
         // Queues are read in the order they were made: `first` before `second`.
         let first = ObservedOperationQueue(monitor: monitor, name: "first")

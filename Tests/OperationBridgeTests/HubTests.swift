@@ -222,10 +222,7 @@ struct HubTests {
     @Test("the ring overflowing is repaired in the stream: corrections from the live state, the loss counted for every consumer")
     func ringLossRepaired() throws {
         let clock = ManualClock(step: 1_000)
-        let monitor = OperationMonitor.manual(clock) { configuration in
-            configuration.bufferCapacity = 16
-            configuration.pumpsAutomatically = false
-        }
+        let monitor = OperationMonitor.lossy(clock)
         let reader = Reader(monitor)
         let queue = ObservedOperationQueue(monitor: monitor, name: "busy", maxConcurrentOperationCount: 2)
         queue.isSuspended = true

@@ -37,4 +37,13 @@ extension OperationMonitor {
         configure(&configuration)
         return OperationMonitor(configuration: configuration)
     }
+
+    /// A monitor on `clock` whose ring of 16 overflows at once and is served only when read
+    /// (tests of the repair after drops).
+    static func lossy(_ clock: ManualClock) -> OperationMonitor {
+        manual(clock) { configuration in
+            configuration.bufferCapacity = 16
+            configuration.pumpsAutomatically = false
+        }
+    }
 }
