@@ -34,7 +34,8 @@ final class MonitorHub: @unchecked Sendable {
     let defaultCapacity: Int
     /// Undrained events in the ring that wake the pump thread.
     let pumpThreshold: Int
-    /// Undrained events in the ring from which producers drain it themselves.
+    /// Undrained events in the ring from which producers drain it themselves (when they do:
+    /// `ring.onPressure` is set).
     let assistThreshold: Int
     let pump: HubPump
 
@@ -74,9 +75,7 @@ final class MonitorHub: @unchecked Sendable {
         self.clock = clock
         defaultCapacity = max(1, configuration.subscriptionBufferCapacity)
         pumpThreshold = max(1, ring.capacity / 4)
-        // A hub that runs only when read (tests of the repair) keeps its drops.
-        let assists = configuration.pumpsAutomatically && configuration.producersAssist
-        assistThreshold = assists ? max(1, ring.capacity * 3 / 4) : Int.max
+        assistThreshold = max(1, ring.capacity * 3 / 4)
         sequencer = CausalSequencer(window: configuration.causalWindow)
         foldsOnPump = configuration.pumpsAutomatically
         history = HubHistory(retention: configuration.history, foldThreshold: 4_096, logLimit: ring.capacity)
@@ -86,7 +85,8 @@ final class MonitorHub: @unchecked Sendable {
             ring.onWake = { pump.wake() }
             ring.wake(at: pumpThreshold - 1)
         }
-        if assists {
+        // A hub that runs only when read (tests of the repair) keeps its drops.
+        if configuration.pumpsAutomatically && configuration.producersAssist {
             // Unretained: only the core pushes to the ring, and it owns this hub.
             ring.onPressure = { [unowned(unsafe) self] in assist() }
             ring.pressure(from: assistThreshold - 1)
@@ -165,8 +165,9 @@ final class MonitorHub: @unchecked Sendable {
     /// burst lasts, and a reader serving the hub before it takes its events would see its own
     /// buffer overflow with what it published itself. The pump or the next read takes the rest.
     private func drainRing(now: UInt64, limit: Int? = nil, foldWaits: Bool = true) {
-        var left = limit ?? max(0, ring.nextPosition - ring.drainedPosition)
-        if let repairMark { left = min(left, max(0, repairMark - ring.drainedPosition)) }
+        let start = ring.drainedPosition
+        var left = limit ?? max(0, ring.nextPosition - start)
+        if let repairMark { left = min(left, max(0, repairMark - start)) }
         var drained = 0
         while left > 0 {
             let batch = min(4_096, left)
@@ -214,7 +215,7 @@ final class MonitorHub: @unchecked Sendable {
     /// pump; wakes it now if producers are already past that point. Lock held.
     private func rearmPump() {
         let drained = ring.drainedPosition
-        if assistThreshold != Int.max { ring.pressure(from: drained + assistThreshold - 1) }
+        if ring.onPressure != nil { ring.pressure(from: drained + assistThreshold - 1) }
         guard ring.onWake != nil else { return }
         let position = drained + pumpThreshold - 1
         ring.wake(at: position)

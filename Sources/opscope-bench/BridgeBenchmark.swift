@@ -87,15 +87,15 @@ struct BridgeBenchmark {
             var round: [Mode: Double] = [:]
             for mode in modes.shuffled(using: &random) {
                 let cpuBefore = processCPUSeconds()
-                let (rate, dropped, ordering, assists, ringDropped) = measure(mode, maxConcurrent: maxConcurrent)
+                let run = measure(mode, maxConcurrent: maxConcurrent)
                 let cpu = processCPUSeconds() - cpuBefore
-                round[mode] = rate
-                result.dropped += dropped
-                result.assists += assists
-                result.ringDropped += ringDropped
-                result.held += ordering.held
-                result.inferred += ordering.inferredFinishes
-                result.throughput[mode, default: []].append(rate)
+                round[mode] = run.rate
+                result.dropped += run.lost
+                result.assists += run.assists
+                result.ringDropped += run.ringDropped
+                result.held += run.ordering.held
+                result.inferred += run.ordering.inferredFinishes
+                result.throughput[mode, default: []].append(run.rate)
                 result.cpuPerOperation[mode, default: []].append(cpu / Double(operations) * 1e6)
             }
             for mode in modes {
@@ -107,8 +107,20 @@ struct BridgeBenchmark {
         return result
     }
 
+    /// What one run measured.
+    private struct Run {
+        /// Operations per second from the first add to the last finish.
+        var rate: Double
+        /// Events the consumer lost (the ring's drops included), and the ring's drops alone.
+        var lost: Int
+        var ringDropped: Int
+        /// Times a producer drained the ring itself.
+        var assists: Int
+        var ordering: CausalSequencer.Statistics
+    }
+
     /// One run: operations per second from the first add to the last finish.
-    private func measure(_ mode: Mode, maxConcurrent: Int) -> (Double, Int, CausalSequencer.Statistics, Int, Int) {
+    private func measure(_ mode: Mode, maxConcurrent: Int) -> Run {
         var configuration = OperationMonitor.Configuration()
         configuration.producersAssist = producersAssist
         let monitor = OperationMonitor(configuration: configuration)
@@ -140,23 +152,24 @@ struct BridgeBenchmark {
         queue.waitUntilAllOperationsAreFinished()
         let elapsed = Double(monitor.now() - start) / 1e9
         consumer.stop()
-        if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil, mode == .sampled || mode == .foreign {
+        let verbose = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil
+        if verbose, mode == .sampled || mode == .foreign {
             let cost = monitor.samplerCost
             print(String(format: "  [%@] sampler: %d ticks, %.1f ms CPU over %.2f s", mode.rawValue, cost.ticks,
                          Double(cost.cpuNanoseconds) / 1e6, elapsed))
         }
-        if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil, mode == .instrumented || mode == .foreign || mode == .sampled {
+        if verbose, mode.baseline != nil {
             let pump = monitor.pumpCost
             print(String(format: "  [%@] hub thread: %d runs, %.1f ms CPU; consumer took %d events, lost %d (the ring dropped %d, producers drained it %d times); "
                          + "%d repairs, %d keyframes", mode.rawValue, pump.runs, Double(pump.cpuNanoseconds) / 1e6, consumer.received,
                          consumer.lost, monitor.droppedEvents, monitor.hubStatistics.assists, monitor.hubStatistics.repairs, monitor.hubStatistics.keyframes))
         }
-        if ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil {
+        if verbose {
             print(String(format: "  [%@] consumer: longest gap between reads %.1f ms, longest read %.1f ms, largest batch %d",
                          mode.rawValue, Double(consumer.longestGap) / 1e6, Double(consumer.longestRead) / 1e6, consumer.largestBatch))
         }
-        return (Double(operations) / elapsed, consumer.lost, monitor.orderingStatistics, monitor.hubStatistics.assists,
-                monitor.droppedEvents)
+        return Run(rate: Double(operations) / elapsed, lost: consumer.lost, ringDropped: monitor.droppedEvents,
+                   assists: monitor.hubStatistics.assists, ordering: monitor.orderingStatistics)
     }
 }
 
@@ -196,10 +209,10 @@ final class Consumer: @unchecked Sendable {
                 if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005)) }
                 let stop = stopping
                 condition.unlock()
-                let before = monotonicNanoseconds()
+                let before = MonitorClock.monotonic.now()
                 if lastRead > 0 { longestGap = max(longestGap, before - lastRead) }
                 let batch = subscription.next(limit: .max)
-                lastRead = monotonicNanoseconds()
+                lastRead = MonitorClock.monotonic.now()
                 longestRead = max(longestRead, lastRead - before)
                 largestBatch = max(largestBatch, batch.events.count)
                 received += batch.events.count
@@ -234,11 +247,4 @@ func spin(microseconds: Int) {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         now = Int(spec.tv_sec) * 1_000_000_000 + spec.tv_nsec
     } while now < end
-}
-
-/// CLOCK_MONOTONIC in nanoseconds.
-func monotonicNanoseconds() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
