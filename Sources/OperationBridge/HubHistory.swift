@@ -95,7 +95,12 @@ final class HubHistory: @unchecked Sendable {
     /// `foldLock` held.
     private func fold(_ events: [[MonitorEvent]], trimAt time: UInt64) {
         for chunk in events {
-            for index in chunk.indices { head.apply(chunk[index]) }
+            // Read in place: passing `chunk[index]` by value copies each event (and retains an
+            // announcement's box) first, a tenth of the fold's time.
+            chunk.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                for index in 0..<buffer.count { head.apply(base + index) }
+            }
         }
         head.trim(now: time)
     }
