@@ -11,6 +11,11 @@ import OperationEvents
 /// the observed runs pay for the whole pipeline: the ring, the hub (causal order, the history,
 /// the subscription's buffer) and its thread; the number of dropped events, and of events held
 /// back for their causes, is reported.
+///
+/// Every run waits with `waitUntilAllOperationsAreFinished()`, as a program would; with
+/// `OPSCOPE_BENCH_WAIT_LAST` set it waits only for the last operation's block instead (a
+/// countdown), to tell the waiting thread's wake-ups (one per finish it waits on) from the
+/// observation's own cost.
 struct BridgeBenchmark {
     enum Mode: String, CaseIterable, ExpressibleByArgument {
         case plainBlock = "plain-block"
@@ -135,11 +140,18 @@ struct BridgeBenchmark {
             if mode == .sampled { monitor.track(queue) }
         }
         let work = workMicroseconds
+        let waitLast = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_WAIT_LAST"] != nil
+        let countdown = Countdown(operations)
         let block: @Sendable () -> Void
-        if work == 0 {
-            block = {}
-        } else {
-            block = { spin(microseconds: work) }
+        switch (work == 0, waitLast) {
+        case (true, false): block = {}
+        case (true, true): block = { countdown.tick() }
+        case (false, false): block = { spin(microseconds: work) }
+        case (false, true):
+            block = {
+                spin(microseconds: work)
+                countdown.tick()
+            }
         }
         consumer.start()
         let start = monitor.now()
@@ -149,7 +161,7 @@ struct BridgeBenchmark {
         case .plainBlock, .foreign, .sampled:
             for _ in 0..<operations { queue.addOperation(BlockOperation(block: block)) }
         }
-        queue.waitUntilAllOperationsAreFinished()
+        if waitLast { countdown.wait() } else { queue.waitUntilAllOperationsAreFinished() }
         let elapsed = Double(monitor.now() - start) / 1e9
         consumer.stop()
         let verbose = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil
@@ -247,4 +259,22 @@ func spin(microseconds: Int) {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         now = Int(spec.tv_sec) * 1_000_000_000 + spec.tv_nsec
     } while now < end
+}
+
+/// Counts operations down; `wait()` returns once every one has ticked.
+final class Countdown: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var left: Int
+    init(_ count: Int) { left = count }
+    func tick() {
+        condition.lock()
+        left -= 1
+        if left == 0 { condition.broadcast() }
+        condition.unlock()
+    }
+    func wait() {
+        condition.lock()
+        while left > 0 { condition.wait() }
+        condition.unlock()
+    }
 }
