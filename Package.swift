@@ -28,7 +28,9 @@ let package = Package(
     targets: [
         // The event stream: ids, infos, events, commands, the stream state (keyframes), the causal
         // sequencer and the source protocols. No Foundation.
-        .target(name: "OperationEvents"),
+        .target(name: "OperationEvents", dependencies: ["CacheHints"]),
+        // The processor's prefetch hint, which Swift does not spell (trimming the history).
+        .target(name: "CacheHints"),
         .testTarget(name: "OperationEventsTests", dependencies: ["OperationEvents", "OpScopeTestSupport"]),
         // The one coding of the stream: JSON Lines with a versioned header (recordings, sockets).
         .target(name: "EventCoding", dependencies: ["OperationEvents"]),

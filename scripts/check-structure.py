@@ -18,7 +18,7 @@ import sys
 STD = {"Swift", "_Concurrency", "_StringProcessing", "Synchronization"}
 POSIX = {"Glibc", "Darwin"}
 ALLOWED = {
-    "OperationEvents": STD,
+    "OperationEvents": STD | {"CacheHints"},
     "EventCoding": STD | POSIX | {"Foundation", "OperationEvents"},
     "OperationBridge": STD | POSIX | {"Foundation", "Dispatch", "OperationEvents", "DequeModule"},
     "DashboardModel": STD | {"OperationEvents", "DequeModule", "Histogram"},

@@ -64,6 +64,8 @@ struct BridgeBenchmark {
     var solo = false
     /// Whether producers drain a nearly full ring themselves (the monitor's default).
     var producersAssist = true
+    /// Finished operations the history keeps; nil: the monitor's default.
+    var historyRetention: Int?
 
     private var modes: [Mode] {
         guard let only else { return Mode.allCases }
@@ -128,6 +130,7 @@ struct BridgeBenchmark {
     private func measure(_ mode: Mode, maxConcurrent: Int) -> Run {
         var configuration = OperationMonitor.Configuration()
         configuration.producersAssist = producersAssist
+        if let historyRetention { configuration.history.maximumFinished = historyRetention }
         let monitor = OperationMonitor(configuration: configuration)
         let consumer = Consumer(monitor: monitor)
         let queue: OperationQueue

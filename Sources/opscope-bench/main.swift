@@ -52,10 +52,14 @@ struct BridgeCommand: ParsableCommand {
     @Flag(help: "Producers never drain a nearly full ring themselves (the behaviour before they did, for comparison).")
     var noProducerAssist = false
 
+    @Option(help: "Finished operations the monitor's history keeps (default: the monitor's own default, 20000).")
+    var historyRetention: Int?
+
     func validate() throws {
         guard operations > 0, workOperations > 0, rounds > 0, work >= 0 else {
             throw ValidationError("counts must be positive")
         }
+        if let historyRetention, historyRetention < 0 { throw ValidationError("--history-retention must be 0 or more") }
         guard !(trivialOnly && workOnly) else { throw ValidationError("--trivial-only and --work-only exclude each other") }
     }
 
@@ -74,7 +78,7 @@ struct BridgeCommand: ParsableCommand {
             for maxConcurrent in maxConcurrent.map({ [$0] }) ?? [-1, 1] {
                 let benchmark = BridgeBenchmark(
                     operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed, only: mode, solo: solo,
-                    producersAssist: !noProducerAssist)
+                    producersAssist: !noProducerAssist, historyRetention: historyRetention)
                 let result = benchmark.run(maxConcurrent: maxConcurrent)
                 let limit = maxConcurrent == -1 ? "default concurrency" : "max 1"
                 print("\n\(count) \(title), \(limit) (events lost: \(result.dropped), of them dropped by the ring: \(result.ringDropped); "

@@ -1,3 +1,5 @@
+import CacheHints
+
 /// A stream's operations and queues by id: records in one dense array, found through an
 /// open-addressing index keyed by the id's integer.
 ///
@@ -166,6 +168,41 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     /// that rewrites what a consumer derives, without a lookup per record.
     @inlinable package mutating func updateEach(_ body: (Int, inout Record) -> Void) {
         for index in records.indices { body(index, &records[index]!) }
+    }
+
+    // MARK: Prefetching
+
+    /// Starts loading the index entry where `id`'s lookup begins, without waiting for it: the
+    /// first step of fetching a record that will be needed a little later (see `prefetchRecord`).
+    @inline(__always)
+    package func prefetchIndex(of id: Record.Key) {
+        slots.withUnsafeBufferPointer { opscope_prefetch($0.baseAddress! + home(id.rawValue)) }
+    }
+
+    /// Starts loading the key and the record that the index entry of `id` points at, and the
+    /// keys of the entries after it (removing the record reads them to close its entry's hole),
+    /// without waiting for them. Unchecked on purpose: when the entry belongs to another id (a
+    /// probe run), the wrong record is fetched and nothing else happens. Reads the entries
+    /// themselves, so call `prefetchIndex(of:)` some steps before.
+    @inline(__always)
+    package func prefetchRecord(of id: Record.Key) {
+        let mask = slots.count - 1
+        let start = home(id.rawValue)
+        let entry = Int(slots[start]) - 1
+        guard entry >= 0, entry < records.count else { return }
+        keys.withUnsafeBufferPointer { keys in
+            var slot = start
+            for _ in 0..<3 {
+                let next = Int(slots[slot]) - 1
+                guard next >= 0, next < keys.count else { break }
+                opscope_prefetch(keys.baseAddress! + next)
+                slot = (slot + 1) & mask
+            }
+        }
+        records.withUnsafeBufferPointer { buffer in
+            let start = UnsafeRawPointer(buffer.baseAddress! + entry)
+            for offset in stride(from: 0, to: MemoryLayout<Record?>.stride, by: 64) { opscope_prefetch(start + offset) }
+        }
     }
 
     // MARK: Index

@@ -26,6 +26,7 @@ extension StreamState {
     mutating func trimExcess() -> Int {
         var trimmed = 0
         while retainedFinished > retention.maximumFinished, let oldest = finishedOrder.first {
+            prefetchTrims()
             finishedOrder.removeFirst()
             // Skip entries of operations no longer retained, or alive again after a deduced
             // finish (a later finish appended them anew).
@@ -34,6 +35,20 @@ extension StreamState {
             trimmed += 1
         }
         return trimmed
+    }
+
+    /// Starts loading what the trims a few finishes from now will read. The oldest finished
+    /// operation's record went cold long ago (a retained history of 20,000 is megabytes), and
+    /// reading its index entry, key and record one after the other cost a wait on memory each,
+    /// up to half of the monitor's history work while a busy program ran (`opscope-bench
+    /// bridge`, BENCHMARKS.md). Two steps, since the record's place is known only from its index
+    /// entry: the entry of the id 16 places on, the key and record of the id 8 places on (whose
+    /// entry came in 8 trims ago). Steady trimming is one trim per finish, so the pipeline runs
+    /// across calls.
+    @inline(__always)
+    private func prefetchTrims() {
+        if let later = finishedOrder.peek(16) { operations.prefetchIndex(of: later) }
+        if let soon = finishedOrder.peek(8) { operations.prefetchRecord(of: soon) }
     }
 
     /// Removes a finished operation, counting it as trimmed and unlinking it from its

@@ -102,6 +102,12 @@ struct IdentifierQueue: Sendable, Equatable {
     /// The ids, oldest first.
     var elements: ArraySlice<OperationID> { ids[head...] }
 
+    /// The id `offset` places behind the oldest, if there are that many.
+    func peek(_ offset: Int) -> OperationID? {
+        let index = head + offset
+        return index < ids.count ? ids[index] : nil
+    }
+
     mutating func append(_ id: OperationID) { ids.append(id) }
 
     mutating func removeFirst() {
