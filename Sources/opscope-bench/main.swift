@@ -52,7 +52,7 @@ struct BridgeCommand: ParsableCommand {
     @Flag(help: "Producers never drain a nearly full ring themselves (the behaviour before they did, for comparison).")
     var noProducerAssist = false
 
-    @Option(help: "Finished operations the monitor's history keeps (default: the monitor's own default, 20000).")
+    @Option(help: "Finished operations the monitor's history keeps (default: the monitor's own default).")
     var historyRetention: Int?
 
     func validate() throws {

@@ -1,4 +1,4 @@
-import CacheHints
+internal import CacheHints
 
 /// A stream's operations and queues by id: records in one dense array, found through an
 /// open-addressing index keyed by the id's integer.
@@ -200,8 +200,10 @@ public struct RecordTable<Record: TableRecord>: Sendable {
             }
         }
         records.withUnsafeBufferPointer { buffer in
-            let start = UnsafeRawPointer(buffer.baseAddress! + entry)
-            for offset in stride(from: 0, to: MemoryLayout<Record?>.stride, by: 64) { opscope_prefetch(start + offset) }
+            // Every 64-byte cache line the record touches: it may start anywhere in one.
+            let start = Int(bitPattern: buffer.baseAddress! + entry)
+            let end = start + MemoryLayout<Record?>.stride
+            for line in stride(from: start & ~63, to: end, by: 64) { opscope_prefetch(UnsafeRawPointer(bitPattern: line)) }
         }
     }
 

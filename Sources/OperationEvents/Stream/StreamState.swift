@@ -104,6 +104,7 @@ struct IdentifierQueue: Sendable, Equatable {
 
     /// The id `offset` places behind the oldest, if there are that many.
     func peek(_ offset: Int) -> OperationID? {
+        precondition(offset >= 0, "peek looks behind the oldest, never before it")
         let index = head + offset
         return index < ids.count ? ids[index] : nil
     }
