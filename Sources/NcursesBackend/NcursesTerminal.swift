@@ -70,6 +70,8 @@ public final class NcursesTerminal: TerminalSurface {
             tcsetattr(STDIN_FILENO, TCSANOW, &mode)
         }
         noecho()
+        // Recorded as the program's mode, so that coming back from Ctrl-Z restores it too.
+        def_prog_mode()
         nonl()
         opscope_keypad(1)
         defineHomeAndEnd()
@@ -119,6 +121,22 @@ public final class NcursesTerminal: TerminalSurface {
 
     /// A terminating signal that arrived (SIGINT, SIGTERM, SIGHUP), if any.
     public var pendingSignal: Int32? { SignalWatch.pending }
+
+    /// Ctrl-Z: gives the shell its terminal back (main screen, cursor, its own modes), stops the
+    /// process, and once continued takes the terminal again with every cell to be redrawn.
+    private func suspendForShell() {
+        curs_set(1)
+        endwin()
+        opscope_flush_stdout()
+        SignalWatch.stopUntilContinued()
+        // Back after `fg`: the first refresh after endwin restores the program's mode and screen;
+        // the shell drew over it, so nothing ncurses remembers of the screen is trusted.
+        opscope_clear_all()
+        refresh()
+        curs_set(0)
+        updateSize()
+        shown = nil
+    }
 
     private func updateSize() {
         size = (Int(opscope_width()), Int(opscope_height()))
@@ -201,9 +219,14 @@ public final class NcursesTerminal: TerminalSurface {
         _ = poll(&descriptor, 1, Int32(max(0, seconds) * 1_000))
     }
 
-    /// The next key if one is waiting (never blocks).
+    /// The next key if one is waiting (never blocks). After Ctrl-Z and `fg`, `.resize`: the
+    /// whole screen must be drawn again (and its size may have changed meanwhile).
     public func readKey() -> Key? {
         guard running else { return nil }
+        if SignalWatch.takeSuspendRequest() {
+            suspendForShell()
+            return .resize
+        }
         var value: wint_t = 0
         let result = opscope_get_key(&value)
         if result == ERR { return nil }

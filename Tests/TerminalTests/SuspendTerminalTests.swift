@@ -5,7 +5,7 @@ import Testing
 /// dashboard is stopped, and the dashboard comes back whole.
 @Suite("Terminal: suspend and resume (Ctrl-Z, fg)", .serialized, .timeLimit(.minutes(3)))
 struct SuspendTerminalTests {
-    @Test("Ctrl-Z gives the shell its terminal back; fg redraws the whole dashboard; q still quits cleanly")
+    @Test("Ctrl-Z gives the shell its terminal back; fg redraws the whole dashboard, twice; q still quits cleanly")
     func suspendAndResume() {
         let tmux = Tmux("bash --norc --noprofile -i", width: 100, height: 30)
         tmux.wait(for: "the shell") { $0.contains("$") || $0.contains("#") }
@@ -23,6 +23,12 @@ struct SuspendTerminalTests {
         // Redrawn fully: every pane's frame and the key bar, not only what changed since.
         let back = tmux.wait(for: "the dashboard after fg") { $0.contains("q2 paused") && $0.contains("F10Quit") && $0.contains("┌ Operations") }
         #expect(back.contains("Graph"), "\(back)")
+        // A second time: the handler is in place again after the first.
+        tmux.send("C-z")
+        let again = tmux.wait(for: "the shell after a second Ctrl-Z") { $0.contains("Stopped") }
+        #expect(!again.contains("F10Quit"), "the dashboard left the screen again:\n\(again)")
+        tmux.send("fg", "Enter")
+        tmux.wait(for: "the dashboard after the second fg") { $0.contains("q2 paused") && $0.contains("F10Quit") && $0.contains("┌ Operations") }
         tmux.send("q")
         tmux.wait(for: "the dashboard to leave") { !$0.contains("F10Quit") }
         // The typed command holds "STATUS-$?"; only its output holds "STATUS=<digits>".
