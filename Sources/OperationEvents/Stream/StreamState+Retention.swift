@@ -40,10 +40,11 @@ extension StreamState {
     /// Starts loading what the trims a few finishes from now will read. The oldest finished
     /// operation's record went cold long ago (a retained history of 20,000 is megabytes), and
     /// reading its index entry, key and record one after the other cost a wait on memory each: a
-    /// third of the history's fold while a busy program ran (`opscope-bench bridge`, BENCHMARKS.md). Two steps, since the record's place is known only from its index
-    /// entry: the entry of the id 16 places on, the key and record of the id 8 places on (whose
-    /// entry came in 8 trims ago). Steady trimming is one trim per finish, so the pipeline runs
-    /// across calls.
+    /// third of the history's fold while a busy program ran (`opscope-bench bridge`,
+    /// BENCHMARKS.md). Two steps, since the record's place is known only from its index entry:
+    /// the entry of the id 16 places on, the key and record of the id 8 places on (whose entry
+    /// came in 8 trims ago). Steady trimming is one trim per finish, so the pipeline runs across
+    /// calls.
     @inline(__always)
     private func prefetchTrims() {
         if let later = finishedOrder.peek(16) { operations.prefetchIndex(of: later) }
