@@ -63,6 +63,15 @@ final class Tmux {
         return children.first
     }
 
+    /// The program's process state as `ps` reports it (T: stopped, S: sleeping, R: running, Z:
+    /// exited), for a wait that timed out: a blank screen alone cannot tell a stopped program
+    /// from one that never started drawing.
+    func programState() -> String {
+        guard let pid = programPID() else { return "not running" }
+        return Tmux.run(["ps", "-o", "pid=,stat=,etime=,wchan=", "-p", "\(pid)"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Waits until the screen satisfies `condition` (polling), returns the last screen.
     /// The default limit is generous on purpose: a wait ends as soon as the screen is right, so
     /// the limit only matters on a machine so busy that a debug binary takes seconds to start
@@ -77,7 +86,10 @@ final class Tmux {
             if condition(last) { return last }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        if !failed { Issue.record("timed out waiting for \(description); screen:\n\(last)", sourceLocation: sourceLocation) }
+        if !failed {
+            Issue.record("timed out waiting for \(description); program: \(programState()); screen:\n\(last)",
+                         sourceLocation: sourceLocation)
+        }
         failed = true
         return last
     }
