@@ -40,8 +40,24 @@ final class Tmux {
     init(_ command: String, width: Int = 120, height: Int = 40) {
         name = "opscope-test-\(UUID().uuidString.prefix(8))"
         let script = "TERM=xterm-256color \(command); status=$?; stty -a; echo EXIT=$status; sleep 120"
-        Tmux.run(["tmux", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "sh", "-c", script])
+        // The server exits with its last session; a client that reaches it while it does (the
+        // previous test just killed its session) gets no session, and the test would then read
+        // an empty screen until its wait timed out. So the start is checked, and tried again.
+        var attempts = 0
+        while true {
+            attempts += 1
+            Tmux.run(["tmux", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "sh", "-c", script])
+            if Tmux.run(["tmux", "has-session", "-t", name]).ok { break }
+            if attempts == 5 {
+                Issue.record("tmux did not start session \(name) in \(attempts) attempts")
+                break
+            }
+        }
+        startAttempts = attempts
     }
+
+    /// How many `new-session` calls the start took (1 unless the server was going away).
+    private(set) var startAttempts = 0
 
     deinit { Tmux.run(["tmux", "kill-session", "-t", name]) }
 
@@ -87,8 +103,9 @@ final class Tmux {
             Thread.sleep(forTimeInterval: 0.1)
         }
         if !failed {
-            Issue.record("timed out waiting for \(description); program: \(programState()); screen:\n\(last)",
-                         sourceLocation: sourceLocation)
+            let session = Tmux.run(["tmux", "has-session", "-t", name]).ok ? "exists" : "missing"
+            let state = "program: \(programState()); session \(session) (started in \(startAttempts) attempt(s))"
+            Issue.record("timed out waiting for \(description); \(state); screen:\n\(last)", sourceLocation: sourceLocation)
         }
         failed = true
         return last
