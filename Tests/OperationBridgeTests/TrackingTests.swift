@@ -95,6 +95,51 @@ struct TrackingTests {
         queue.waitUntilAllOperationsAreFinished()
     }
 
+    @Test("a tracked queue's operations that leave it are finished once; those still queued are not")
+    func departuresOfTrackedOperations() throws {
+        let clock = ManualClock()
+        let monitor = OperationMonitor.manual(clock)
+        let log = EventLog(monitor)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.isSuspended = true
+        let entered = Signal()
+        let gate = Signal()
+        let operations = (0..<10).map { index in
+            let operation = index == 5 ? BlockOperation { entered.give(); gate.wait() } : BlockOperation {}
+            operation.name = "op\(index)"
+            return operation
+        }
+        queue.addOperations(operations, waitUntilFinished: false)
+        _ = monitor.track(queue)
+        monitor.sampleNow()
+        log.drain()
+        // The walk that registers them finds every one still queued: nothing finished.
+        let ids = try operations.map { operation in
+            try #require(log.added.values.first { $0.name == operation.name }?.id, "\(operation.name ?? "") not announced")
+        }
+        #expect(ids.allSatisfy { log.finished($0) == nil })
+
+        // 0 to 4 run and leave the queue; 5 holds it; 6 to 9 wait behind it.
+        queue.isSuspended = false
+        #expect(entered.wait())
+        clock.advance(by: monitor.configuration.samplingInterval + .milliseconds(1))
+        monitor.sampleNow()
+        log.drain()
+        for (index, id) in ids.enumerated() {
+            #expect(log.count(id, where: \.isFinished) == (index < 5 ? 1 : 0), "op\(index)")
+        }
+
+        gate.give()
+        queue.waitUntilAllOperationsAreFinished()
+        clock.advance(by: monitor.configuration.samplingInterval + .milliseconds(1))
+        monitor.sampleNow()
+        log.drain()
+        for (index, id) in ids.enumerated() {
+            #expect(log.count(id, where: \.isFinished) == 1, "op\(index)")
+        }
+    }
+
     @Test("a dependency in no queue is announced, sampled, and releases its dependent when it finishes")
     func externalDependency() throws {
         let monitor = OperationMonitor.manual(ManualClock())
