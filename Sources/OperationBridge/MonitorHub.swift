@@ -197,7 +197,7 @@ final class MonitorHub: @unchecked Sendable {
     /// The sequencer and `ordered` are reached through pointers for the whole batch: touched
     /// per event through the class's properties, each event paid two dynamic exclusivity
     /// checks (`swift_beginAccess`). With the same change in `HubHistory.fold`, the hub's CPU
-    /// per event with one subscription went from 135 to 108 ns (`opscope-bench hub`,
+    /// per event with one subscription went from 131 to 108 ns (`opscope-bench hub`,
     /// BENCHMARKS.md). `ordered` is sized for the batch first, so it is not regrown (and
     /// copied) several times per batch.
     private func sequenceFromRing(limit: Int) -> Int {

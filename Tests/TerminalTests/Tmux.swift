@@ -46,12 +46,17 @@ final class Tmux {
         var attempts = 0
         while true {
             attempts += 1
-            Tmux.run(["tmux", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "sh", "-c", script])
+            let start = ["sh", "-c", "tmux -L \(Tmux.socket) new-session -d -s \(name) -x \(width) -y \(height) "
+                         + "sh -c \(Tmux.quoted(script)) 2>&1"]
+            let output = Tmux.run(start).output.trimmingCharacters(in: .whitespacesAndNewlines)
             if Tmux.run(["tmux", "has-session", "-t", name]).ok { break }
             if attempts == 5 {
-                Issue.record("tmux did not start session \(name) in \(attempts) attempts")
+                Issue.record("tmux did not start session \(name) in \(attempts) attempts; last said: \(output)")
                 break
             }
+            // The exiting server needs a moment to go; the next start spawns a fresh one.
+            print("tmux: session \(name) not started (attempt \(attempts)): \(output)")
+            Thread.sleep(forTimeInterval: 0.05 * Double(attempts))
         }
         startAttempts = attempts
     }
@@ -60,6 +65,11 @@ final class Tmux {
     private(set) var startAttempts = 0
 
     deinit { Tmux.run(["tmux", "kill-session", "-t", name]) }
+
+    /// `text` as one single-quoted shell word.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 
     /// The visible screen.
     func screen() -> String { Tmux.run(["tmux", "capture-pane", "-p", "-t", name]).output }
