@@ -40,8 +40,11 @@ public final class OperationMonitor: @unchecked Sendable {
         /// the order the queue will start them.
         public var samplingWindow = 64
         /// The share of one core a tracked queue's sampling may take; a deep queue is walked
-        /// less often so that sampling never costs it more than this.
-        public var trackedWalkBudget = 0.01
+        /// less often so that sampling never costs it more than this. Half a percent: at 1% a
+        /// tracked queue with 50 µs of work per operation ran about 1% slower than unobserved
+        /// (BENCHMARKS.md, "Sampling's share"); the price is a deep queue's view refreshed less
+        /// often (about every 110 ms for 20,000 queued operations).
+        public var trackedWalkBudget = 0.005
         /// The clock that stamps events.
         public var clock: MonitorClock = .monotonic
         /// How long an event whose cause has not been reported yet is held back (see
