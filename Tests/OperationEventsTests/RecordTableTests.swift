@@ -45,4 +45,32 @@ struct RecordTableTests {
             if !problems.isEmpty { return }
         }
     }
+
+    @Test("a table grows to its expected size in one step once past 1,024 records, and by a quarter beyond it")
+    func growsToItsExpectedSizeInOneStep() {
+        var random = SeededRandom(seed: 0x6A0B)
+        var state = StreamState(retention: StreamRetention(maximumFinished: 4_000))
+        #expect(state.operations.growthTarget == 4_500, "the retention's finished operations and an eighth more")
+        var table = state.operations
+        var capacities: [Int] = []
+        for id in 1...6_000 {
+            table.insert(record(id, &random))
+            if capacities.last != table.records.capacity { capacities.append(table.records.capacity) }
+        }
+        // Doubling (the allocator may round up) to 1,024, then 4,500 at once, then a quarter more.
+        let step = capacities.firstIndex { $0 >= 1_024 }!
+        #expect(capacities[step] < 2_048, "doubled up to 1,024: \(capacities)")
+        #expect(capacities[step + 1] >= 4_500 && capacities[step + 1] < 4_700, "then the expected size at once: \(capacities)")
+        #expect(capacities[step + 2] >= 5_625 && capacities[step + 2] < 5_900, "then a quarter more: \(capacities)")
+        #expect(table.keys.capacity >= 4_500, "the keys are reserved alike")
+        #expect((1...6_000).allSatisfy { table.contains(OperationID($0)) })
+        // A changed retention changes the target; a state adopting a keyframe keeps its own.
+        state.setRetention(StreamRetention(maximumFinished: 800))
+        #expect(state.operations.growthTarget == 900)
+        var adopting = StreamState(retention: StreamRetention(maximumFinished: 16_000))
+        adopting.adopt(state)
+        #expect(adopting.operations.growthTarget == 18_000)
+        // A retention of everything reserves no more than 65,536 up front.
+        #expect(StreamState(retention: StreamRetention(maximumFinished: .max)).operations.growthTarget == 65_536)
+    }
 }

@@ -23,7 +23,9 @@ public struct StreamState: Sendable {
     /// The latest time seen (monitor clock, ns), from events or `trim(now:)`.
     public internal(set) var time: UInt64 = 0
     /// What is kept of the past.
-    public internal(set) var retention: StreamRetention
+    public internal(set) var retention: StreamRetention {
+        didSet { operations.growthTarget = Self.expectedSize(retention) }
+    }
     /// Finished operations currently retained.
     public internal(set) var retainedFinished = 0
 
@@ -44,6 +46,15 @@ public struct StreamState: Sendable {
     /// An empty state.
     public init(retention: StreamRetention = .dashboard) {
         self.retention = retention
+        operations.growthTarget = Self.expectedSize(retention)
+    }
+
+    /// The operations a state with this retention is expected to hold once a program has run
+    /// for a while: its finished operations, and an eighth more for those in flight; at most
+    /// 65,536 (a retention of millions, or of everything, grows there by steps as it fills).
+    static func expectedSize(_ retention: StreamRetention) -> Int {
+        let finished = min(retention.maximumFinished, 1 << 16)
+        return min(finished + finished / 8, 1 << 16)
     }
 
     /// The operation, if retained.
