@@ -29,9 +29,6 @@ final class FinishSentinel: Operation, @unchecked Sendable {
     private(set) var queue = QueueID(0)
     /// The priority list Foundation put the target in (for snapshots).
     var effectivePriority = OperationPriority.normal
-    /// A weak record of the target, made when it is added (off the finishing thread) and filed
-    /// at the finish, so that a dependent enqueued later still finds the finished target's id.
-    var identity: SampledEntry?
 
     /// Registry-lock guarded: bumped at every registration, so stale references (e.g. in
     /// sampling windows) to a re-armed sentinel can be told apart.

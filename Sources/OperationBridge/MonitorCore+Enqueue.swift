@@ -74,9 +74,6 @@ extension MonitorCore {
         let sentinel = sentinelPool.take()
         sentinel.arm(for: operation, monitor: self, id: allocateOperationID(), queue: queue)
         sentinel.effectivePriority = effective
-        sentinel.identity = SampledEntry(
-            id: sentinel.id, operation: operation, queue: queue,
-            keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: false))
         var wakeSampler = false
         let id = withRegistry { registry -> OperationID in
             // The sampler watches the start: started (or woken from its rest) if it is not running.
@@ -88,9 +85,6 @@ extension MonitorCore {
             if let known = registry.sampled[object], known.operation === operation {
                 registry.sampled[object] = nil
                 sentinel.id = known.id
-                sentinel.identity = SampledEntry(
-                    id: known.id, operation: operation, queue: queue,
-                    keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: false))
             }
             emit(.operationAdded(OperationInfo(
                 id: sentinel.id, queue: queue, name: name, typeName: typeName, priority: declared,
