@@ -1,0 +1,31 @@
+import Foundation
+import Synchronization
+@testable import OperationBridge
+import Testing
+
+/// The class names the bridge reports: looked up through a cache whose latest entry is read
+/// without a lock, so lookups of several classes from several threads at once must each get
+/// their own class's name.
+@Suite("Type name cache")
+struct TypeNameCacheTests {
+    private final class ParseOperation: Operation, @unchecked Sendable {}
+    private final class RenderOperation: Operation, @unchecked Sendable {}
+
+    @Test("alternating classes on four threads: every lookup names its own class")
+    func alternatingClassesOnFourThreads() {
+        let cache = TypeNameCache()
+        let operations: [Operation] = [ParseOperation(), RenderOperation(), BlockOperation(), ObservableBlockOperation {}]
+        let expected = operations.map { String(describing: type(of: $0)) }
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            var mistakes = 0
+            for round in 0..<20_000 {
+                let index = (round &* 7 &+ thread) % operations.count
+                if cache.name(of: operations[index]) != expected[index] { mistakes += 1 }
+            }
+            wrong.withLock { $0 += mistakes }
+        }
+        #expect(wrong.withLock { $0 } == 0)
+        #expect(expected.contains("ParseOperation") && expected.contains("BlockOperation"))
+    }
+}
