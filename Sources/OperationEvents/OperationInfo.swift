@@ -37,7 +37,7 @@ public struct OperationInfo: Codable, Sendable, Equatable {
     ///
     /// Inlinable so that the bridge builds the description in place: called across the module
     /// boundary, the initializer copied the finished struct out (retaining and releasing its
-    /// strings and array once more), a third of the registration of an instrumented operation
+    /// strings and array once more), a sixth of the registration of an instrumented operation
     /// in a profile of `opscope-bench micro`.
     @inlinable
     public init(
