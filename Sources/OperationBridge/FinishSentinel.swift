@@ -16,7 +16,10 @@ import Synchronization
 final class FinishSentinel: Operation, @unchecked Sendable {
     // Safety: the fields below are written by the arming thread before `armed` is set
     // (releasing) and read by the firing thread after `armed` is cleared (acquiring); the
-    // sampling fields are guarded by the monitor's registry lock.
+    // sampling fields are guarded by the monitor's registry lock. `id` is also rewritten after
+    // arming, under that lock, when a dependency-only operation joins a queue; that write, too,
+    // is made on the adding thread before the target is handed to Foundation's queue, whose
+    // hand-off to the thread that runs and finishes it orders it before the firing.
     private let armed = Atomic<Bool>(false)
     private var keepAlive: FinishSentinel?
     /// Held only while armed, so idle sentinels in the pool do not keep the monitor alive.

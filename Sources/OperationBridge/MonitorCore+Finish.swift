@@ -19,10 +19,11 @@ extension MonitorCore {
         let time = clock.now()
         let object = ObjectIdentifier(operation)
         // The entry that keeps the id (weakly) while the operation lives, made now and not when
-        // it was added: the first weak reference to an object moves its reference counts to a
-        // side table, and every retain and release Foundation made of it while it was queued
-        // and ran then took the slow path (11% of the hooked mode's extra CPU at max 1).
-        // `sentinel.id` is final here: it changes only before the operation is enqueued.
+        // it was added: in Swift's native objects (an `Operation` on Linux) the first weak
+        // reference moves the reference counts to a side table, and every retain and release
+        // Foundation made of it while it was queued and ran then took the slow path (11% of the
+        // hooked mode's extra CPU at max 1). `sentinel.id` is final here: it changes only on the
+        // adding thread before the operation is enqueued (see `FinishSentinel`'s safety note).
         let identity = SampledEntry(
             id: sentinel.id, operation: operation, queue: sentinel.queue,
             keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: cancelled))

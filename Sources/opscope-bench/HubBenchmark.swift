@@ -36,8 +36,9 @@ struct HubCommand: ParsableCommand {
         print(String(format: "  of which on the reader's thread when the pump folds the history: %.0f ns (min %.0f, max %.0f)",
                      Statistics.median(served), served.min()!, served.max()!))
         let memory = (0..<3).map { _ in benchmark.historyBytesPerOperation() }
-        print(String(format: "history, per retained finished operation: %.0f B (runs: %@)", Statistics.median(memory),
-                     memory.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
+        // The measured history keeps every operation it is given (`--operations` of them).
+        print(String(format: "history, per retained finished operation, %d retained: %.0f B (runs: %@)", operations,
+                     Statistics.median(memory), memory.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
         let buffered = (0..<3).map { _ in benchmark.bufferBytesPerEvent() }
         print(String(format: "subscription buffer, per event waiting: %.0f B (runs: %@)", Statistics.median(buffered),
                      buffered.map { String(format: "%.0f", $0) }.joined(separator: ", ")))

@@ -46,7 +46,9 @@ struct BridgeCommand: ParsableCommand {
     @Flag(help: "Skip the part with trivial operations (only the part with work per operation).")
     var workOnly = false
 
-    @Option(help: "Only this max concurrency (-1 or 1).")
+    // Unconditional: "-1" would otherwise be read as an option, and `--max-concurrent -1`
+    // rejected as missing its value.
+    @Option(parsing: .unconditional, help: "Only this max concurrency (-1 or 1).")
     var maxConcurrent: Int?
 
     @Flag(help: "Producers never drain a nearly full ring themselves (the behaviour before they did, for comparison).")
@@ -61,6 +63,9 @@ struct BridgeCommand: ParsableCommand {
         }
         if let historyRetention, historyRetention < 0 { throw ValidationError("--history-retention must be 0 or more") }
         guard !(trivialOnly && workOnly) else { throw ValidationError("--trivial-only and --work-only exclude each other") }
+        if let maxConcurrent, maxConcurrent != -1, maxConcurrent != 1 {
+            throw ValidationError("--max-concurrent must be -1 (the default concurrency) or 1, not \(maxConcurrent)")
+        }
     }
 
     func run() throws {

@@ -53,16 +53,21 @@ struct RecordTableTests {
         #expect(state.operations.growthTarget == 4_500, "the retention's finished operations and an eighth more")
         var table = state.operations
         var capacities: [Int] = []
+        var keysAfterTheJump = 0
         for id in 1...6_000 {
             table.insert(record(id, &random))
             if capacities.last != table.records.capacity { capacities.append(table.records.capacity) }
+            if id == 1_100 { keysAfterTheJump = table.keys.capacity }
         }
-        // Doubling (the allocator may round up) to 1,024, then 4,500 at once, then a quarter more.
+        // Doubling (the allocator may round up) to 1,024, then 4,500 at once, then a quarter
+        // more of whatever the allocator gave: each step judged from the one before.
         let step = capacities.firstIndex { $0 >= 1_024 }!
         #expect(capacities[step] < 2_048, "doubled up to 1,024: \(capacities)")
-        #expect(capacities[step + 1] >= 4_500 && capacities[step + 1] < 4_700, "then the expected size at once: \(capacities)")
-        #expect(capacities[step + 2] >= 5_625 && capacities[step + 2] < 5_900, "then a quarter more: \(capacities)")
-        #expect(table.keys.capacity >= 4_500, "the keys are reserved alike")
+        #expect(capacities[step + 1] >= 4_500 && capacities[step + 1] < 4_500 + 4_500 / 4, "then the expected size at once: \(capacities)")
+        let previous = capacities[step + 1]
+        #expect(capacities[step + 2] >= previous + previous / 4 && capacities[step + 2] < previous * 3 / 2,
+                "then a quarter more: \(capacities)")
+        #expect(keysAfterTheJump >= 4_500, "the keys are reserved with the records, not doubled on their own: \(keysAfterTheJump)")
         #expect((1...6_000).allSatisfy { table.contains(OperationID($0)) })
         // A changed retention changes the target; a state adopting a keyframe keeps its own.
         state.setRetention(StreamRetention(maximumFinished: 800))
@@ -70,7 +75,26 @@ struct RecordTableTests {
         var adopting = StreamState(retention: StreamRetention(maximumFinished: 16_000))
         adopting.adopt(state)
         #expect(adopting.operations.growthTarget == 18_000)
-        // A retention of everything reserves no more than 65,536 up front.
+        // A retention of everything reserves no more than 65,536 up front; a negative one none.
         #expect(StreamState(retention: StreamRetention(maximumFinished: .max)).operations.growthTarget == 65_536)
+        var negative = StreamRetention(maximumFinished: 10)
+        negative.maximumFinished = .min
+        #expect(StreamState(retention: negative).operations.growthTarget == 0)
+    }
+
+    @Test("a decoded keyframe grows as its retention says, and so does one adopted with the same retention")
+    func decodedKeyframesKeepTheirGrowthTarget() throws {
+        var state = StreamState(retention: StreamRetention(maximumFinished: 2_000))
+        for id in 1...10 {
+            _ = state.apply(MonitorEvent(sequence: UInt64(id - 1), time: UInt64(id), change: .operationAdded(OperationInfo(id: OperationID(id)))))
+        }
+        let decoded = try JSONDecoder().decode(StreamState.self, from: JSONEncoder().encode(state))
+        #expect(decoded == state)
+        #expect(decoded.operations.growthTarget == 2_250)
+        var blank = StreamState(retention: StreamRetention(maximumFinished: 2_000))
+        var unset = decoded
+        unset.operations.growthTarget = 0
+        blank.adopt(unset)
+        #expect(blank.operations.growthTarget == 2_250, "adopting with the same retention sets the target again")
     }
 }

@@ -243,8 +243,9 @@ public struct RecordTable<Record: TableRecord>: Sendable {
         if records.count == records.capacity {
             let wanted = grownCapacity()
             records.reserveCapacity(wanted)
-            keys.reserveCapacity(wanted)
         }
+        // Kept in step with the records (the allocator may round the two differently).
+        if keys.count == keys.capacity { keys.reserveCapacity(records.capacity) }
         let key = record.id.rawValue
         keys.append(key)
         records.append(record)
@@ -259,8 +260,9 @@ public struct RecordTable<Record: TableRecord>: Sendable {
     /// over, each time into fresh pages: the copies and their page faults were 28% of the
     /// samples of the history's fold in `opscope-bench hub`, 15% after this change (what is left
     /// is mostly the first write to each reserved page). Reserved pages never written cost no
-    /// memory. Past the target, a quarter more each time, not twice as many: records are large,
-    /// and a table of 25,000 would otherwise hold room for 40,000.
+    /// resident memory (the heap's own count of bytes in use includes them). Past the target, a
+    /// quarter more each time, not twice as many: records are large, and a table of 25,000
+    /// would otherwise hold room for 40,000.
     @inlinable func grownCapacity() -> Int {
         let count = records.count
         if count < 1_024 { return max(16, count * 2) }

@@ -11,6 +11,8 @@ extension StreamState: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         retention = try container.decode(StreamRetention.self, forKey: .retention)
+        // Set here, before the records go in: `retention`'s observer does not run in an initializer.
+        operations.growthTarget = Self.expectedSize(retention)
         nextSequence = try container.decode(UInt64.self, forKey: .nextSequence)
         time = try container.decode(UInt64.self, forKey: .time)
         nextEnqueueOrder = try container.decode(UInt64.self, forKey: .nextEnqueueOrder)

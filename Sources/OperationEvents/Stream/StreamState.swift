@@ -53,7 +53,8 @@ public struct StreamState: Sendable {
     /// for a while: its finished operations, and an eighth more for those in flight; at most
     /// 65,536 (a retention of millions, or of everything, grows there by steps as it fills).
     static func expectedSize(_ retention: StreamRetention) -> Int {
-        let finished = min(retention.maximumFinished, 1 << 16)
+        // Clamped below too: a decoded retention is not clamped by `StreamRetention.init`.
+        let finished = max(0, min(retention.maximumFinished, 1 << 16))
         return min(finished + finished / 8, 1 << 16)
     }
 
@@ -73,6 +74,9 @@ public struct StreamState: Sendable {
         if self.retention != retention {
             self.retention = retention
             trim(now: time)
+        } else {
+            // The keyframe's table may come from a decoder or another state: grow it as ours.
+            operations.growthTarget = Self.expectedSize(retention)
         }
     }
 
