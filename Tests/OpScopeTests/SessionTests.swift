@@ -42,16 +42,19 @@ struct SessionTests {
         let terminal = ScriptedTerminal(script: [:])
         var options = SessionOptions()
         options.framesPerSecond = 60
-        // Quit once every main-queue operation ran (checked between frames), or after 90 s (a
-        // failsafe for a busy machine: the test decides by the count).
+        // Quit once every main-queue operation ran and a frame was drawn (checked between frames),
+        // or after 90 s (a failsafe for a busy machine: the test decides by the count). On a busy
+        // machine all 20 can run before the first frame; quitting then would leave nothing to read.
         let deadline = Date().addingTimeInterval(90)
         terminal.script = [:]
-        let watcher = QuitWhen(terminal: terminal) { ran.value >= 20 || Date() > deadline }
+        let watcher = QuitWhen(terminal: terminal) {
+            (ran.value >= 20 && !terminal.frames.isEmpty) || Date() > deadline
+        }
         let ending = await OpScopeDashboard.run(monitor, on: watcher, options: options)
         #expect(ending == .quit)
         #expect(ran.value == 20, "only \(ran.value) of 20 main-queue operations ran while the dashboard was up")
-        #expect(!terminal.frames.isEmpty)
-        #expect(terminal.frames.last!.text.contains("q1 work"))
+        let last = try #require(terminal.frames.last, "the dashboard drew no frame")
+        #expect(last.text.contains("q1 work"))
         // The dashboard leaves the host's queue as it found it.
         #expect(!queue.isSuspended && queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount)
         await drain(queue)
