@@ -74,10 +74,10 @@ public struct StreamState: Sendable {
         if self.retention != retention {
             self.retention = retention
             trim(now: time)
-        } else {
-            // The keyframe's table may come from a decoder or another state: grow it as ours.
-            operations.growthTarget = Self.expectedSize(retention)
         }
+        // The keyframe's table may come from a decoder or another state: grow it as ours, whether
+        // or not the retention changed.
+        operations.growthTarget = Self.expectedSize(retention)
     }
 
     /// Changes what is kept of the past, trimming at once to the new bounds.
