@@ -35,28 +35,53 @@ struct LinkFlags: OptionSet, Sendable {
 
     /// The flags holding `qos`.
     static func qos(_ qos: QoSClass) -> LinkFlags {
-        let index = QoSClass.allCases.firstIndex(of: qos) ?? 2
-        return LinkFlags(rawValue: UInt32(index + 1) << 12)
+        LinkFlags(rawValue: UInt32(qos.flagIndex + 1) << 12)
     }
 
     /// The quality of service stored in these flags.
     var qualityOfService: QoSClass {
-        let stored = Int((rawValue & LinkFlags.qosMask.rawValue) >> 12)
-        return stored == 0 || stored > QoSClass.allCases.count ? .default : QoSClass.allCases[stored - 1]
+        QoSClass(flagIndex: Int((rawValue & LinkFlags.qosMask.rawValue) >> 12) - 1) ?? .default
     }
 
-    /// Bits 8-10 hold the effective priority (an index into `OperationPriority.schedulingOrder`).
+    /// Bits 8-10 hold the effective priority (its index in `OperationPriority.schedulingOrder`).
     static let priorityMask = LinkFlags(rawValue: 0b111 << 8)
 
     /// The flags holding `priority` as the effective priority.
     static func effective(_ priority: OperationPriority) -> LinkFlags {
-        let index = OperationPriority.schedulingOrder.firstIndex(of: priority) ?? 3
-        return LinkFlags(rawValue: UInt32(index) << 8)
+        LinkFlags(rawValue: UInt32(priority.schedulingIndex) << 8)
     }
 
     /// The effective priority stored in these flags.
     var effectivePriority: OperationPriority {
-        let index = Int((rawValue & LinkFlags.priorityMask.rawValue) >> 8)
-        return index < OperationPriority.schedulingOrder.count ? OperationPriority.schedulingOrder[index] : .normal
+        OperationPriority(schedulingIndex: Int((rawValue & LinkFlags.priorityMask.rawValue) >> 8)) ?? .normal
+    }
+}
+
+// A switch, not a search of `allCases`: every registration packs and unpacks the class, and
+// `QoSClass.allCases` builds a new array at each call (two per unpacking). In a profile of
+// `opscope-bench micro` these were two array allocations and two searches per added operation.
+
+extension QoSClass {
+    /// The position in declaration order (`background` 0 ... `userInteractive` 4).
+    var flagIndex: Int {
+        switch self {
+        case .background: 0
+        case .utility: 1
+        case .default: 2
+        case .userInitiated: 3
+        case .userInteractive: 4
+        }
+    }
+
+    /// The class at `flagIndex`, or nil outside 0...4.
+    init?(flagIndex: Int) {
+        switch flagIndex {
+        case 0: self = .background
+        case 1: self = .utility
+        case 2: self = .default
+        case 3: self = .userInitiated
+        case 4: self = .userInteractive
+        default: return nil
+        }
     }
 }

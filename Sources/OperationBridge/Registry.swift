@@ -171,8 +171,7 @@ struct SamplingWindow {
     var executing: [Entry] = []
 
     mutating func append(_ entry: Entry, priority: OperationPriority) {
-        let index = OperationPriority.schedulingOrder.firstIndex(of: priority) ?? 3
-        lists[index].append(entry)
+        lists[priority.schedulingIndex].append(entry)
     }
 
     var isEmpty: Bool { executing.isEmpty && lists.allSatisfy(\.isEmpty) }

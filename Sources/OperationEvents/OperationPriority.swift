@@ -16,6 +16,25 @@ public enum OperationPriority: Int, Codable, Sendable, CaseIterable, Comparable,
 
     public static func < (lhs: OperationPriority, rhs: OperationPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The position in `schedulingOrder` (`barrier` 0 ... `veryLow` 5). A switch, not a search:
+    /// the bridge packs it for every operation added and the model files every operation by it.
+    package var schedulingIndex: Int {
+        switch self {
+        case .barrier: 0
+        case .veryHigh: 1
+        case .high: 2
+        case .normal: 3
+        case .low: 4
+        case .veryLow: 5
+        }
+    }
+
+    /// The priority at `schedulingIndex`, or nil outside 0...5.
+    package init?(schedulingIndex: Int) {
+        guard schedulingIndex >= 0, schedulingIndex < Self.schedulingOrder.count else { return nil }
+        self = Self.schedulingOrder[schedulingIndex]
+    }
+
     /// The spelling used in Swift source, e.g. `veryHigh`.
     public var description: String {
         switch self {

@@ -107,14 +107,5 @@ struct QueueFacts: TableRecord {
 
     /// The place of `priority` in `OperationPriority.schedulingOrder` (a switch: this runs for
     /// every operation added, started and finished).
-    static func listIndex(_ priority: OperationPriority) -> Int {
-        switch priority {
-        case .barrier: 0
-        case .veryHigh: 1
-        case .high: 2
-        case .normal: 3
-        case .low: 4
-        case .veryLow: 5
-        }
-    }
+    static func listIndex(_ priority: OperationPriority) -> Int { priority.schedulingIndex }
 }
