@@ -66,14 +66,15 @@ final class TypeNameCache: @unchecked Sendable {
 
     private final class Entry {
         let key: ObjectIdentifier
-        let name: String
-        init(key: ObjectIdentifier, name: String) {
+        let name: TypeNameStorage
+        init(key: ObjectIdentifier, name: TypeNameStorage) {
             self.key = key
             self.name = name
         }
     }
 
-    func name(of operation: Operation) -> String {
+    /// The class's name, interned (see `TypeNameTable`).
+    func name(of operation: Operation) -> TypeNameStorage {
         let type = type(of: operation)
         let key = ObjectIdentifier(type)
         if let entry = latest.load(ordering: .acquiring),
@@ -87,7 +88,7 @@ final class TypeNameCache: @unchecked Sendable {
             return cached.name
         }
         lock.unlock()
-        let entry = Entry(key: key, name: String(describing: type))
+        let entry = Entry(key: key, name: TypeNameStorage(interning: String(describing: type)))
         lock.lock()
         // Another thread may have made one meanwhile: keep the first, so published entries live.
         let kept = names[key] ?? entry

@@ -85,14 +85,15 @@ extension MonitorCore {
         let qos = QoSClass(foundation: operation.qualityOfService)
         let instrumented = operation as? ObservableOperation
         let explicit = instrumented.map { $0.currentFlags.contains(.priorityExplicit) }
-        return OperationInfo(
-            id: id, queue: queue, name: operation.name,
-            typeName: instrumented.map(reportedTypeName(of:)) ?? typeNames.name(of: operation),
+        var info = OperationInfo(
+            id: id, queue: queue, name: operation.name, typeName: "",
             priority: declared,
             effectivePriority: effectivePriority(declared: declared, explicit: explicit, qos: qos, serialQueue: serial),
             priorityIsExplicit: explicit, qualityOfService: qos, isAsynchronous: operation.isAsynchronous,
             dependencies: [], observation: observation ?? (instrumented != nil ? .instrumented : .external),
             isReady: operation.isReady, isExecuting: operation.isExecuting, isCancelled: operation.isCancelled)
+        info.typeNameStorage = instrumented.map(reportedTypeName(of:)) ?? typeNames.name(of: operation)
+        return info
     }
 
     /// Reports `addDependency` / `removeDependency` on an instrumented operation.

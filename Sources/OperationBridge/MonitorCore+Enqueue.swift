@@ -42,12 +42,14 @@ extension MonitorCore {
         let explicit = flags.contains(.priorityExplicit)
         let qos = flags.qualityOfService
         let effective = effectivePriority(declared: declared, explicit: explicit, qos: qos, serialQueue: serial)
-        emit(.operationAdded(OperationInfo(
-            id: id, queue: queue, name: operation.name, typeName: reportedTypeName(of: operation),
+        var info = OperationInfo(
+            id: id, queue: queue, name: operation.name, typeName: "",
             priority: declared, effectivePriority: effective, priorityIsExplicit: explicit,
             qualityOfService: qos, isAsynchronous: operation.isAsynchronous,
             dependencies: dependencies, observation: .instrumented,
-            isReady: flags.contains(.ready), isCancelled: flags.contains(.cancelSet))))
+            isReady: flags.contains(.ready), isCancelled: flags.contains(.cancelSet))
+        info.typeNameStorage = reportedTypeName(of: operation)
+        emit(.operationAdded(info))
         if !flags.contains(.registered) { operation.attach(to: self, id: id) }
         operation.register(announced: flags, adding: LinkFlags.effective(effective).union(.queued))
         return id
@@ -86,11 +88,13 @@ extension MonitorCore {
                 registry.sampled[object] = nil
                 sentinel.id = known.id
             }
-            emit(.operationAdded(OperationInfo(
-                id: sentinel.id, queue: queue, name: name, typeName: typeName, priority: declared,
+            var info = OperationInfo(
+                id: sentinel.id, queue: queue, name: name, typeName: "", priority: declared,
                 effectivePriority: effective, priorityIsExplicit: nil, qualityOfService: qos,
                 isAsynchronous: asynchronous, dependencies: dependencies, observation: .hooked,
-                isReady: ready, isCancelled: cancelled)))
+                isReady: ready, isCancelled: cancelled)
+            info.typeNameStorage = typeName
+            emit(.operationAdded(info))
             sentinel.registryGeneration &+= 1
             sentinel.seenStarted = false
             sentinel.heldBySuspension = held
@@ -113,8 +117,8 @@ extension MonitorCore {
     }
 
     /// The type name shown for an operation; blocks the queue wrapped keep their familiar name.
-    func reportedTypeName(of operation: ObservableOperation) -> String {
-        if let block = operation as? ObservableBlockOperation, block.createdByQueue { return "BlockOperation" }
+    func reportedTypeName(of operation: ObservableOperation) -> TypeNameStorage {
+        if let block = operation as? ObservableBlockOperation, block.createdByQueue { return .text("BlockOperation") }
         return typeNames.name(of: operation)
     }
 }

@@ -7,7 +7,15 @@ public struct OperationInfo: Codable, Sendable, Equatable {
     /// `Operation.name`, if the app set one.
     public var name: String?
     /// The dynamic type's name, e.g. `BlockOperation` or `DownloadOperation`.
-    public var typeName: String
+    @inlinable
+    public var typeName: String {
+        get { typeNameStorage.string }
+        set { typeNameStorage = .text(newValue) }
+    }
+    /// The type's name as kept: interned by the bridge, so that copying an announcement
+    /// between threads retains no string (see `TypeNameTable`).
+    @usableFromInline
+    package var typeNameStorage: TypeNameStorage
     /// `queuePriority` as the operation reports it.
     public var priority: OperationPriority
     /// The priority the queue actually schedules it by: an explicit `queuePriority`, otherwise
@@ -60,7 +68,7 @@ public struct OperationInfo: Codable, Sendable, Equatable {
         self.id = id
         self.queue = queue
         self.name = name
-        self.typeName = typeName
+        self.typeNameStorage = .text(typeName)
         self.priority = priority
         self.effectivePriority = effectivePriority
         self.priorityIsExplicit = priorityIsExplicit
@@ -72,6 +80,14 @@ public struct OperationInfo: Codable, Sendable, Equatable {
         self.isReady = isReady
         self.isExecuting = isExecuting
         self.isCancelled = isCancelled
+    }
+
+    // The type name is coded under `typeName`, as a string, as it always was.
+    private enum CodingKeys: String, CodingKey {
+        case id, queue, name
+        case typeNameStorage = "typeName"
+        case priority, effectivePriority, priorityIsExplicit, qualityOfService, isAsynchronous, isBarrier
+        case dependencies, observation, isReady, isExecuting, isCancelled
     }
 
     /// The name to show: the app's name, else the type name.
