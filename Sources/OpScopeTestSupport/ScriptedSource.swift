@@ -105,14 +105,16 @@ public final class ScriptedSource: EventSource, @unchecked Sendable {
 
 /// A value behind an `NSLock` (the Synchronization module's `Mutex` gives ThreadSanitizer false
 /// positives on Linux).
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     // Safety: `value` is only touched under `lock`.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    /// A lock around `value`.
+    public init(_ value: Value) { self.value = value }
 
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
+    /// Runs `body` on the value with the lock held.
+    public func withLock<T>(_ body: (inout Value) -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
         return body(&value)

@@ -17,7 +17,9 @@ public enum OperationPriority: Int, Codable, Sendable, CaseIterable, Comparable,
     public static func < (lhs: OperationPriority, rhs: OperationPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The position in `schedulingOrder` (`barrier` 0 ... `veryLow` 5). A switch, not a search:
-    /// the bridge packs it for every operation added and the model files every operation by it.
+    /// the bridge packs it for every operation added and the model files every operation by it
+    /// (inlinable: the model's own switch was inlined before it moved here).
+    @inlinable
     package var schedulingIndex: Int {
         switch self {
         case .barrier: 0
@@ -31,8 +33,15 @@ public enum OperationPriority: Int, Codable, Sendable, CaseIterable, Comparable,
 
     /// The priority at `schedulingIndex`, or nil outside 0...5.
     package init?(schedulingIndex: Int) {
-        guard schedulingIndex >= 0, schedulingIndex < Self.schedulingOrder.count else { return nil }
-        self = Self.schedulingOrder[schedulingIndex]
+        switch schedulingIndex {
+        case 0: self = .barrier
+        case 1: self = .veryHigh
+        case 2: self = .high
+        case 3: self = .normal
+        case 4: self = .low
+        case 5: self = .veryLow
+        default: return nil
+        }
     }
 
     /// The spelling used in Swift source, e.g. `veryHigh`.

@@ -1,6 +1,6 @@
 import Foundation
 @testable import OperationEvents
-import Synchronization
+import OpScopeTestSupport
 import Testing
 
 /// Class names interned for the process: one position per name, readable from any thread, and
@@ -25,20 +25,24 @@ struct TypeNameTableTests {
     func concurrentInterning() {
         let table = TypeNameTable(capacity: 64)
         let names = (0..<32).map { "GeneratedOperationClass\($0)" }
-        let seen = Mutex<[[UInt32?]]>([])
+        let seen = Locked<[[UInt32?]]>([])
+        let misread = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             let order = thread % 2 == 0 ? names : names.reversed()
             var positions = [UInt32?](repeating: nil, count: names.count)
+            var wrong = 0
             for name in order {
                 let position = table.intern(name)
                 positions[names.firstIndex(of: name)!] = position
                 // Read back at once, from this thread: the slot was published before the position.
-                if let position, table.name(at: position) != name { positions[0] = nil }
+                if let position, table.name(at: position) != name { wrong += 1 }
             }
             seen.withLock { $0.append(positions) }
+            misread.withLock { $0 += wrong }
         }
         let all = seen.withLock { $0 }
         #expect(all.count == 4)
+        #expect(misread.withLock { $0 } == 0, "every position read back its own name")
         #expect(all.allSatisfy { $0 == all[0] }, "every thread got the same position for each name")
         #expect(Set(all[0].compactMap { $0 }).count == names.count, "distinct names, distinct positions")
         #expect(table.internedCount == names.count)
@@ -56,6 +60,13 @@ struct TypeNameTableTests {
         #expect(interned.typeName == "ThumbnailRenderingOperation")
         #expect(interned == text)
         #expect(interned != OperationInfo(id: OperationID(7), queue: QueueID(1), typeName: "OtherOperation"))
+        // Two interned names: equal only when they are the same name.
+        var other = interned
+        other.typeNameStorage = TypeNameStorage(interning: "OtherInternedOperation")
+        #expect(other != interned && other.typeName == "OtherInternedOperation")
+        var same = other
+        same.typeNameStorage = TypeNameStorage(interning: "ThumbnailRenderingOperation")
+        #expect(same == interned)
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -105,7 +105,7 @@ struct QueueFacts: TableRecord {
         throughput = ThroughputMeter(seconds: throughputSeconds)
     }
 
-    /// The place of `priority` in `OperationPriority.schedulingOrder` (a switch: this runs for
-    /// every operation added, started and finished).
+    /// The place of `priority` in `OperationPriority.schedulingOrder` (this runs for every
+    /// operation added, started and finished: see `schedulingIndex`).
     static func listIndex(_ priority: OperationPriority) -> Int { priority.schedulingIndex }
 }

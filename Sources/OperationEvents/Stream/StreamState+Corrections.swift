@@ -67,7 +67,7 @@ extension StreamState {
             // keys below are then compared with what the record says after it.
             guard known.finishWasInferred else { return }
             changes.append((.operationAdded(info), .sampled))
-        } else if known.info.queue != info.queue || known.info.name != info.name || known.info.typeName != info.typeName
+        } else if known.info.queue != info.queue || known.info.name != info.name || known.info.typeNameStorage != info.typeNameStorage
                     || known.info.qualityOfService != info.qualityOfService || known.info.observation != info.observation
                     || known.info.isAsynchronous != info.isAsynchronous || known.info.isBarrier != info.isBarrier
                     || known.info.priorityIsExplicit != info.priorityIsExplicit {
