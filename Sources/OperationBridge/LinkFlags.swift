@@ -33,14 +33,16 @@ struct LinkFlags: OptionSet, Sendable {
     /// Bits 12-14 hold the quality of service set through the setter (0 = never set: `.default`).
     static let qosMask = LinkFlags(rawValue: 0b111 << 12)
 
-    /// The flags holding `qos`.
+    /// The flags holding `qos` (its lane index plus one). Packed and unpacked by switches: a
+    /// search of `QoSClass.allCases` builds a new array at each read, two allocations per
+    /// registration in a profile of `opscope-bench micro`.
     static func qos(_ qos: QoSClass) -> LinkFlags {
-        LinkFlags(rawValue: UInt32(qos.flagIndex + 1) << 12)
+        LinkFlags(rawValue: UInt32(qos.laneIndex + 1) << 12)
     }
 
     /// The quality of service stored in these flags.
     var qualityOfService: QoSClass {
-        QoSClass(flagIndex: Int((rawValue & LinkFlags.qosMask.rawValue) >> 12) - 1) ?? .default
+        QoSClass(laneIndex: Int((rawValue & LinkFlags.qosMask.rawValue) >> 12) - 1) ?? .default
     }
 
     /// Bits 8-10 hold the effective priority (its index in `OperationPriority.schedulingOrder`).
@@ -54,34 +56,5 @@ struct LinkFlags: OptionSet, Sendable {
     /// The effective priority stored in these flags.
     var effectivePriority: OperationPriority {
         OperationPriority(schedulingIndex: Int((rawValue & LinkFlags.priorityMask.rawValue) >> 8)) ?? .normal
-    }
-}
-
-// A switch, not a search of `allCases`: every registration packs and unpacks the class, and
-// `QoSClass.allCases` builds a new array at each call (two per unpacking). In a profile of
-// `opscope-bench micro` these were two array allocations and two searches per added operation.
-
-extension QoSClass {
-    /// The position in declaration order (`background` 0 ... `userInteractive` 4).
-    var flagIndex: Int {
-        switch self {
-        case .background: 0
-        case .utility: 1
-        case .default: 2
-        case .userInitiated: 3
-        case .userInteractive: 4
-        }
-    }
-
-    /// The class at `flagIndex`, or nil outside 0...4.
-    init?(flagIndex: Int) {
-        switch flagIndex {
-        case 0: self = .background
-        case 1: self = .utility
-        case 2: self = .default
-        case 3: self = .userInitiated
-        case 4: self = .userInteractive
-        default: return nil
-        }
     }
 }

@@ -33,9 +33,21 @@ public enum QoSClass: String, Codable, Sendable, CaseIterable, Comparable, Custo
         }
     }
 
-    private var rank: Int { QoSClass.allCases.firstIndex(of: self)! }
+    /// The class at `laneIndex`, or nil outside 0...4.
+    package init?(laneIndex: Int) {
+        switch laneIndex {
+        case 0: self = .userInteractive
+        case 1: self = .userInitiated
+        case 2: self = .default
+        case 3: self = .utility
+        case 4: self = .background
+        default: return nil
+        }
+    }
 
-    public static func < (lhs: QoSClass, rhs: QoSClass) -> Bool { lhs.rank < rhs.rank }
+    /// Less urgent is less. By `laneIndex`, not by a search of `allCases`, which builds a new
+    /// array at each read.
+    public static func < (lhs: QoSClass, rhs: QoSClass) -> Bool { lhs.laneIndex > rhs.laneIndex }
 
     /// The Swift spelling, e.g. `userInitiated`.
     public var description: String { rawValue }

@@ -7,11 +7,11 @@ import Testing
 /// indices must agree with the orders the rest of the code uses.
 @Suite("Link flags")
 struct LinkFlagsTests {
-    @Test("every quality of service comes back as itself, at its position in declaration order")
+    @Test("every quality of service comes back as itself, at its position in lane order; less urgent is less")
     func qualityOfServiceRoundTrips() {
-        for (index, qos) in QoSClass.allCases.enumerated() {
-            #expect(qos.flagIndex == index)
-            #expect(QoSClass(flagIndex: index) == qos)
+        for (index, qos) in QoSClass.laneOrder.enumerated() {
+            #expect(qos.laneIndex == index)
+            #expect(QoSClass(laneIndex: index) == qos)
             // Among other bits, as the operation keeps it.
             let flags = LinkFlags.qos(qos).union([.registered, .ready, .cancelSet, .priorityMask])
             #expect(flags.qualityOfService == qos)
@@ -22,7 +22,13 @@ struct LinkFlagsTests {
         for stored: UInt32 in [6, 7] {
             #expect(LinkFlags(rawValue: stored << 12).qualityOfService == .default)
         }
-        #expect(QoSClass(flagIndex: -1) == nil && QoSClass(flagIndex: 5) == nil)
+        #expect(QoSClass(laneIndex: -1) == nil && QoSClass(laneIndex: 5) == nil)
+        // Declaration order is urgency order: `<` agrees with it for every pair.
+        for (low, lower) in QoSClass.allCases.enumerated() {
+            for (high, higher) in QoSClass.allCases.enumerated() {
+                #expect((lower < higher) == (low < high), "\(lower) < \(higher)")
+            }
+        }
     }
 
     @Test("every effective priority comes back as itself, at its position in the scheduling order")
