@@ -14,7 +14,7 @@ extension DashboardModel {
             queueFacts[queue] = QueueFacts(id: queue, throughputSeconds: configuration.throughputWindowSeconds)
         }
         queueFacts.update(queue) { facts in
-            facts.startLists[QueueFacts.listIndex(priority)].append(id)
+            facts.startLists[priority.schedulingIndex].append(id)
             if again { facts.mayHoldRepeats = true }
         }
     }
@@ -45,7 +45,7 @@ extension DashboardModel {
     static func isLive(_ id: OperationID, in queue: QueueID, list index: Int, _ table: borrowing OperationTable) -> Bool {
         guard let (state, owner, priority) = table.withRecord(id, { ($0.pointee.state, $0.pointee.queue, $0.pointee.effectivePriority) })
         else { return false }
-        return state < .executing && owner == queue && QueueFacts.listIndex(priority) == index
+        return state < .executing && owner == queue && priority.schedulingIndex == index
     }
 
     /// Rewrites the lists of queues that may name an operation twice: each live operation keeps

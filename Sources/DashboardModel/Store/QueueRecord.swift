@@ -104,8 +104,4 @@ struct QueueFacts: TableRecord {
         self.id = id
         throughput = ThroughputMeter(seconds: throughputSeconds)
     }
-
-    /// The place of `priority` in `OperationPriority.schedulingOrder` (this runs for every
-    /// operation added, started and finished: see `schedulingIndex`).
-    static func listIndex(_ priority: OperationPriority) -> Int { priority.schedulingIndex }
 }
