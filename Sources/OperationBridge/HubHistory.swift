@@ -93,20 +93,29 @@ final class HubHistory: @unchecked Sendable {
     }
 
     /// `foldLock` held.
-    private func fold(_ events: [[MonitorEvent]], trimAt time: UInt64) {
+    private func fold(_ events: consuming [[MonitorEvent]], trimAt time: UInt64) {
         // The head through a pointer for the whole fold: `head.apply` per event through the
         // class's property paid a dynamic exclusivity check per event.
         withUnsafeMutablePointer(to: &head) { head in
-            for chunk in events {
-                // Read in place: passing `chunk[index]` by value copies each event (and retains
-                // an announcement's box) first; reading in place took the hub's CPU per event
-                // from 145 to 138 ns (BENCHMARKS.md).
-                chunk.withUnsafeBufferPointer { buffer in
+            for chunk in events.indices {
+                // Each event is moved out of the log and given to the head, which releases its
+                // payload once (see `StreamState.apply(taking:)`); a spent event takes its place,
+                // so that the log's storage is destroyed as usual. The log is the hub's own
+                // (subscriptions copy what they receive), so this writes no shared storage.
+                events[chunk].withUnsafeMutableBufferPointer { buffer in
                     guard let base = buffer.baseAddress else { return }
-                    for index in 0..<buffer.count { head.pointee.apply(base + index) }
+                    for index in 0..<buffer.count {
+                        let event = (base + index).move()
+                        (base + index).initialize(to: Self.spent)
+                        head.pointee.apply(taking: event)
+                    }
                 }
             }
             head.pointee.trim(now: time)
         }
     }
+
+    /// What a folded entry of the log holds: an event with no payload to release (built in
+    /// place, not loaded from a global).
+    private static var spent: MonitorEvent { MonitorEvent(time: 0, change: .queueCancelledAll(queue: QueueID(0))) }
 }

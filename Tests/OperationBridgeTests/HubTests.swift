@@ -305,6 +305,50 @@ struct HubTests {
         #expect(history[queue: queue.queueID]?.finished == 50)
         #expect(history[queue: queue.queueID]?.trimmed == 40)
     }
+
+    @Test("the history the hub folds (taking each event from its log) equals the same events applied one by one by a reader")
+    func historyEqualsEventsAppliedOneByOne() throws {
+        let retention = StreamRetention(maximumFinished: 300, maximumAge: nil, historyLimit: 12)
+        let monitor = OperationMonitor { configuration in
+            configuration.history = retention
+            configuration.bufferCapacity = 1_024
+        }
+        // Open from the start and read between rounds, so that the hub's log and the reader's
+        // buffer are filled from the same batches.
+        let reader = Reader(monitor)
+        reader.read()
+        let queue = ObservedOperationQueue(monitor: monitor, name: "work")
+        for round in 0..<6 {
+            // Chains, a cancelled operation and its dependent, and a plain operation: starts,
+            // finishes with and without dependencies, and trimming past the retention.
+            var operations: [Operation] = []
+            for index in 0..<120 {
+                let operation = index % 3 == 0 ? BlockOperation {} : ObservableBlockOperation {}
+                if index % 4 != 0, let previous = operations.last { operation.addDependency(previous) }
+                operations.append(operation)
+            }
+            operations[7].cancel()
+            queue.addOperations(operations, waitUntilFinished: true)
+            queue.waitUntilAllOperationsAreFinished()
+            if round % 2 == 0 { reader.read() }
+        }
+        reader.read()
+        let history = monitor.history
+        #expect(history.counters.trimmed > 0, "the retention was never reached")
+        var folded = reader.state
+        // The reader kept every operation; trimmed to the history's retention, at the time the
+        // history was served at (the reader's state has the stream's latest time).
+        folded.setRetention(retention)
+        folded.trim(now: history.time)
+        #expect(folded.nextSequence == history.nextSequence)
+        #expect(folded.retainedFinished == history.retainedFinished)
+        let differing = history.operations.values.filter { folded[$0.id] != $0 }.map(\.id)
+        #expect(differing.isEmpty, "records that differ: \(differing.prefix(5))")
+        #expect(folded.counters == history.counters)
+        // The whole comparison as a value: a failing `#expect(a == b)` would print both states.
+        let same = folded == history
+        #expect(same, "the two states differ beyond their records")
+    }
 }
 
 extension OperationMonitor {

@@ -155,6 +155,10 @@ public struct RecordTable<Record: TableRecord>: Sendable {
         records.withUnsafeBufferPointer { buffer in body(Self.payload(buffer.baseAddress! + slot).pointee) }
     }
 
+    /// Changes the record at a dense slot in place (see `slot(of:)`).
+    @inlinable @inline(__always)
+    package mutating func update<T>(slot: Int, _ body: (inout Record) -> T) -> T { body(&records[slot]!) }
+
     /// True when `id` is held (no copy of the record).
     @inlinable public func contains(_ id: Record.Key) -> Bool { index(of: id) != nil }
 

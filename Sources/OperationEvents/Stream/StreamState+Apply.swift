@@ -7,16 +7,7 @@ extension StreamState {
     /// `missedEvents`, and the event is applied.
     @discardableResult
     public mutating func apply(_ event: MonitorEvent) -> StreamChange {
-        if event.sequence < nextSequence {
-            counters.count(.stale)
-            return StreamChange(.none, anomaly: .stale)
-        }
-        let missed = event.sequence - nextSequence
-        if missed > 0 {
-            counters.sequenceGaps += 1
-            counters.missedEvents &+= missed
-        }
-        nextSequence = event.sequence &+ 1
+        guard let missed = takeSequence(event.sequence) else { return StreamChange(.none, anomaly: .stale) }
         var change = apply(event.change, time: event.time, origin: event.origin)
         change.missedEvents = missed
         return change
@@ -26,10 +17,34 @@ extension StreamState {
     /// copied out of the batch first, as passing it by value from there makes the caller do.
     @discardableResult
     package mutating func apply(_ event: UnsafePointer<MonitorEvent>) -> StreamChange {
-        let sequence = event.pointee.sequence
+        guard let missed = takeSequence(event.pointee.sequence) else { return StreamChange(.none, anomaly: .stale) }
+        var change = apply(event.pointee.change, time: event.pointee.time, origin: event.pointee.origin)
+        change.missedEvents = missed
+        return change
+    }
+
+    /// `apply(_:)` of an event the caller gives up (an entry of the hub's log, folded once).
+    ///
+    /// Taken by value, the event's payload (an announcement's box) is released here, once.
+    /// Read in place from the log's storage instead, the call retained the payload for itself
+    /// and released it, and destroying the log released it a third time: two atomic operations
+    /// per announcement, on a box the adding thread wrote last, about 7% of the hub's thread in
+    /// a profile of `opscope-bench bridge` (BENCHMARKS.md).
+    @discardableResult
+    package mutating func apply(taking event: consuming MonitorEvent) -> StreamChange {
+        guard let missed = takeSequence(event.sequence) else { return StreamChange(.none, anomaly: .stale) }
+        var change = apply(event.change, time: event.time, origin: event.origin)
+        change.missedEvents = missed
+        return change
+    }
+
+    /// Takes `sequence` as the stream's next number: nil when it is stale (counted), else how
+    /// many numbers were skipped (counted as a gap when any were).
+    @inline(__always)
+    private mutating func takeSequence(_ sequence: UInt64) -> UInt64? {
         if sequence < nextSequence {
             counters.count(.stale)
-            return StreamChange(.none, anomaly: .stale)
+            return nil
         }
         let missed = sequence - nextSequence
         if missed > 0 {
@@ -37,9 +52,7 @@ extension StreamState {
             counters.missedEvents &+= missed
         }
         nextSequence = sequence &+ 1
-        var change = apply(event.pointee.change, time: event.pointee.time, origin: event.pointee.origin)
-        change.missedEvents = missed
-        return change
+        return missed
     }
 
     /// Applies a change that is not part of the numbered stream (a correction computed from a
@@ -72,9 +85,15 @@ extension StreamState {
         case .ready(let id, let isReady):
             result = markReady(id, isReady, time: time, origin: origin)
         case .started(let id):
-            result = markStarted(id, time: time, origin: origin)
+            guard let slot = operations.slot(of: id) else {
+                return hold(MonitorEvent(time: time, origin: origin, change: change), for: .operation(id))
+            }
+            result = markStarted(id, at: slot, time: time, origin: origin)
         case .finished(let id, let cancelled):
-            result = markFinished(id, cancelled: cancelled, time: time, origin: origin)
+            guard let slot = operations.slot(of: id) else {
+                return hold(MonitorEvent(time: time, origin: origin, change: change), for: .operation(id))
+            }
+            result = markFinished(id, at: slot, cancelled: cancelled, time: time, origin: origin)
         case .cancelled(let id):
             result = markCancelled(id, time: time, origin: origin)
         case .dependencyAdded(let id, let dependency):
@@ -96,6 +115,10 @@ extension StreamState {
     private mutating func holdIfUnannounced(_ change: MonitorEvent.Change, time: UInt64, origin: EventOrigin) -> StreamChange? {
         switch change {
         case .operationAdded, .queueAppeared:
+            return nil
+        case .started, .finished:
+            // Most events: their case holds them itself, with the lookup its transition then
+            // works on (checked here as well, each cost one more lookup of the operation).
             return nil
         default:
             if let id = change.operation, !operations.contains(id) {

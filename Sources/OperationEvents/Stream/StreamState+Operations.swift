@@ -128,10 +128,12 @@ extension StreamState {
         return change
     }
 
-    mutating func markStarted(_ id: OperationID, time: UInt64, origin: EventOrigin) -> StreamChange {
-        guard let (state, inferred, cancelled, queue) = operations.read(id, {
-            ($0.state, $0.finishWasInferred, $0.isCancelled, $0.queue)
-        }) else { return anomaly(.unknownOperation) }
+    /// The start of the operation at `slot` of the table (found by the caller; the transition
+    /// inserts and removes no record, so the slot stays valid throughout).
+    mutating func markStarted(_ id: OperationID, at slot: Int, time: UInt64, origin: EventOrigin) -> StreamChange {
+        let (state, inferred, cancelled, queue, hasDependencies) = operations.read(slot: slot) {
+            ($0.state, $0.finishWasInferred, $0.isCancelled, $0.queue, !$0.dependencies.isEmpty)
+        }
         var change = StreamChange(.started(id))
         switch state {
         case .finished:
@@ -143,27 +145,28 @@ extension StreamState {
         case .pending, .ready:
             break
         }
-        if !cancelled {
+        if !cancelled, hasDependencies {
             // Foundation starts an operation only once all its dependencies finished: a finish
             // not seen yet (a sampled or external dependency, an older stream) is deduced.
             change.impliedFinishes = finishDependencies(of: id, time: time)
         }
         let limit = retention.historyLimit
-        let current = operations.update(id) { record -> OperationState in
+        let current = operations.update(slot: slot) { record -> OperationState in
             let current = record.state
             record.info.isExecuting = true
             record.startTime = time
             if record.readyTime == OperationRecord.never { record.readyTime = time }
             record.remember(.isExecuting, true, time: time, origin: origin, limit: limit)
             return current
-        }!
+        }
         move(in: queue, from: current, to: .executing)
         return change
     }
 
-    mutating func markFinished(_ id: OperationID, cancelled: Bool, time: UInt64, origin: EventOrigin) -> StreamChange {
-        guard let (state, inferred, wasCancelled) = operations.read(id, { ($0.state, $0.finishWasInferred, $0.isCancelled) }) else {
-            return anomaly(.unknownOperation)
+    /// The finish of the operation at `slot` (see `markStarted`).
+    mutating func markFinished(_ id: OperationID, at slot: Int, cancelled: Bool, time: UInt64, origin: EventOrigin) -> StreamChange {
+        let (state, inferred, wasCancelled, queue, hasDependencies) = operations.read(slot: slot) {
+            ($0.state, $0.finishWasInferred, $0.isCancelled, $0.queue, !$0.dependencies.isEmpty)
         }
         if state == .finished {
             guard inferred, origin != .inferred else { return anomaly(.duplicate) }
@@ -171,9 +174,17 @@ extension StreamState {
             return StreamChange(.finishConfirmed(id))
         }
         var change = StreamChange(.finished(id))
+        guard hasDependencies else {
+            // Nothing else can have changed it since it was read: finished without reading it
+            // again (the usual case, one lookup fewer per finish).
+            finish(id, at: slot, from: state, wasCancelled: wasCancelled, queue: queue, cancelled: cancelled, time: time,
+                   origin: origin, inferred: origin == .inferred)
+            return change
+        }
         if !cancelled, !wasCancelled {
             change.impliedFinishes = finishDependencies(of: id, time: time)
         }
+        // Read again: a dependency on itself was just finished, deduced, with the others.
         finish(id, cancelled: cancelled, time: time, origin: origin, inferred: origin == .inferred)
         return change
     }
@@ -281,10 +292,18 @@ extension StreamState {
 
     /// Moves an unfinished operation to finished.
     private mutating func finish(_ id: OperationID, cancelled: Bool, time: UInt64, origin: EventOrigin, inferred: Bool) {
-        guard let (state, wasCancelled, queue) = operations.read(id, { ($0.state, $0.isCancelled, $0.queue) }),
-              state != .finished else { return }
+        guard let slot = operations.slot(of: id) else { return }
+        let (state, wasCancelled, queue) = operations.read(slot: slot) { ($0.state, $0.isCancelled, $0.queue) }
+        guard state != .finished else { return }
+        finish(id, at: slot, from: state, wasCancelled: wasCancelled, queue: queue, cancelled: cancelled, time: time,
+               origin: origin, inferred: inferred)
+    }
+
+    /// `finish` of the operation at `slot`, just read to be unfinished, in `state`.
+    private mutating func finish(_ id: OperationID, at slot: Int, from state: OperationState, wasCancelled: Bool,
+                                 queue: QueueID?, cancelled: Bool, time: UInt64, origin: EventOrigin, inferred: Bool) {
         let limit = retention.historyLimit
-        operations.update(id) { record in
+        operations.update(slot: slot) { record in
             if cancelled { record.info.isCancelled = true }
             record.info.isExecuting = false
             record.finishTime = time
