@@ -24,6 +24,11 @@ final class HubHistory: @unchecked Sendable {
     private(set) var logged = 0
     /// The latest monitor time the hub served at (for trimming by age).
     private var now: UInt64 = 0
+    /// Folds so far, those on the pump thread, and batches the folds had to copy (see
+    /// `HubStatistics`). Guarded by `foldLock`.
+    private var folds = 0
+    private var pumpFolds = 0
+    private var foldCopies = 0
     /// Log size that asks the pump to fold.
     let foldThreshold: Int
     /// Log size the serving thread folds at itself.
@@ -78,9 +83,22 @@ final class HubHistory: @unchecked Sendable {
     }
 
     /// Folds what `takeForFold` took and releases `foldLock`. Hub lock not held.
-    func foldTaken(_ work: (events: [[MonitorEvent]], trimAt: UInt64)) {
-        fold(work.events, trimAt: work.trimAt)
+    ///
+    /// The log is taken, not borrowed: borrowed, the caller's reference would keep it shared,
+    /// and the fold would copy every batch before moving its events out (see `fold`).
+    func foldTaken(_ events: consuming [[MonitorEvent]], trimAt time: UInt64) {
+        pumpFolds += 1
+        fold(consume events, trimAt: time)
         foldLock.unlock()
+    }
+
+    /// Adds the folds' counts to `statistics`. Hub lock held.
+    func count(into statistics: inout HubStatistics) {
+        foldLock.lock()
+        defer { foldLock.unlock() }
+        statistics.folds = folds
+        statistics.pumpFolds = pumpFolds
+        statistics.foldCopies = foldCopies
     }
 
     /// Hub lock held.
@@ -96,14 +114,20 @@ final class HubHistory: @unchecked Sendable {
     private func fold(_ events: consuming [[MonitorEvent]], trimAt time: UInt64) {
         // The head through a pointer for the whole fold: `head.apply` per event through the
         // class's property paid a dynamic exclusivity check per event.
+        folds += 1
+        var copies = 0
         withUnsafeMutablePointer(to: &head) { head in
             for chunk in events.indices {
                 // Each event is moved out of the log and given to the head, which releases its
                 // payload once (see `StreamState.apply(taking:)`); a spent event takes its place,
-                // so that the log's storage is destroyed as usual. The log is the hub's own
-                // (subscriptions copy what they receive), so this writes no shared storage.
+                // so that the log's storage is destroyed as usual. Writing to a batch that is
+                // still shared would copy it first (the array's copy on write): safe, but it
+                // retains every payload the move saves. Subscriptions copy what they receive,
+                // and the log is handed here by moves, so none is; `foldCopies` counts any.
+                let stored = events[chunk].withUnsafeBufferPointer { $0.baseAddress }
                 events[chunk].withUnsafeMutableBufferPointer { buffer in
                     guard let base = buffer.baseAddress else { return }
+                    if UnsafePointer(base) != stored { copies += 1 }
                     for index in 0..<buffer.count {
                         let event = (base + index).move()
                         (base + index).initialize(to: Self.spent)
@@ -113,6 +137,7 @@ final class HubHistory: @unchecked Sendable {
             }
             head.pointee.trim(now: time)
         }
+        foldCopies += copies
     }
 
     /// What a folded entry of the log holds: an event with no payload to release (built in

@@ -17,6 +17,12 @@ package struct HubStatistics: Sendable {
     package var repairs = 0
     /// Keyframes handed to subscriptions.
     package var keyframes = 0
+    /// Folds of the history's log, and how many of them the pump thread made.
+    package var folds = 0
+    package var pumpFolds = 0
+    /// Batches of the log that were shared when folded, so that the fold copied them (retaining
+    /// every event's payload) before taking their events: none while the log is the fold's alone.
+    package var foldCopies = 0
     /// The ordering's own statistics.
     package var ordering = CausalSequencer.Statistics()
     /// Each open subscription's books.

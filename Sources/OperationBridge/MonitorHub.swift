@@ -223,12 +223,12 @@ final class MonitorHub: @unchecked Sendable {
     /// draining the ring meanwhile.
     func foldOnPump() {
         lock.lock()
-        guard let work = history.takeForFold() else {
+        guard let (events, trimAt) = history.takeForFold() else {
             lock.unlock()
             return
         }
         lock.unlock()
-        history.foldTaken(work)
+        history.foldTaken(consume events, trimAt: trimAt)
     }
 
     /// Asks the producer that makes the ring hold `pumpThreshold` undrained events to wake the
@@ -390,6 +390,7 @@ final class MonitorHub: @unchecked Sendable {
         defer { lock.unlock() }
         var result = counts
         result.ordering = sequencer.statistics
+        history.count(into: &result)
         result.subscriptions = subscribers.map {
             SubscriptionStatistics(consumer: $0.consumer, buffered: $0.buffered, lost: $0.lost, discarded: $0.discarded,
                                    keyframes: $0.keyframes)

@@ -66,6 +66,21 @@ struct StreamStateTests {
         #expect(state.counters.anomalies == 0)
     }
 
+    @Test("an operation that depends on itself is finished once: the finish deduced for its dependency is the finish")
+    func finishOfSelfDependency() throws {
+        var state = StreamState()
+        state.apply(MonitorEvent(sequence: 0, time: 1, change: .queueAppeared(QueueInfo(id: QueueID(1), name: "q"))))
+        let info = OperationInfo(id: 3, queue: QueueID(1), dependencies: [3], observation: .hooked, isReady: false)
+        state.apply(MonitorEvent(sequence: 1, time: 2, change: .operationAdded(info)))
+        let change = state.apply(MonitorEvent(sequence: 2, time: 5, change: .finished(operation: 3, cancelled: false)))
+        #expect(change.impliedFinishes == [3])
+        let record = try #require(state[3])
+        #expect(record.state == .finished && record.finishedAt == 5)
+        #expect(state.retainedFinished == 1)
+        #expect(state[queue: QueueID(1)]?.finished == 1 && state[queue: QueueID(1)]?.pending == 0)
+        #expect(record.history.filter { $0.key == .isFinished }.count == 1)
+    }
+
     @Test("repeats and steps that come too late are counted and change nothing")
     func repeatsAndLateSteps() {
         var script = EventScript()

@@ -28,8 +28,8 @@ extension StreamState {
     /// Taken by value, the event's payload (an announcement's box) is released here, once.
     /// Read in place from the log's storage instead, the call retained the payload for itself
     /// and released it, and destroying the log released it a third time: two atomic operations
-    /// per announcement, on a box the adding thread wrote last, about 7% of the hub's thread in
-    /// a profile of `opscope-bench bridge` (BENCHMARKS.md).
+    /// per announcement, on a box the adding thread wrote last (in a profile of `opscope-bench
+    /// bridge`, the retain alone was 126 of the hub's thread's 2,697 samples; BENCHMARKS.md).
     @discardableResult
     package mutating func apply(taking event: consuming MonitorEvent) -> StreamChange {
         guard let missed = takeSequence(event.sequence) else { return StreamChange(.none, anomaly: .stale) }
@@ -117,8 +117,8 @@ extension StreamState {
         case .operationAdded, .queueAppeared:
             return nil
         case .started, .finished:
-            // Most events: their case holds them itself, with the lookup its transition then
-            // works on (checked here as well, each cost one more lookup of the operation).
+            // Most events are starts and finishes: their own case holds them, with the one
+            // lookup its transition then works on.
             return nil
         default:
             if let id = change.operation, !operations.contains(id) {

@@ -184,7 +184,7 @@ extension StreamState {
         if !cancelled, !wasCancelled {
             change.impliedFinishes = finishDependencies(of: id, time: time)
         }
-        // Read again: a dependency on itself was just finished, deduced, with the others.
+        // Read again: if it depends on itself, it may have been finished, deduced, with the others.
         finish(id, cancelled: cancelled, time: time, origin: origin, inferred: origin == .inferred)
         return change
     }
