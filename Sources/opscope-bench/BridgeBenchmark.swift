@@ -175,9 +175,11 @@ struct BridgeBenchmark {
         }
         if verbose, mode.baseline != nil {
             let pump = monitor.pumpCost
+            let hub = monitor.hubStatistics
             print(String(format: "  [%@] hub thread: %d runs, %.1f ms CPU; consumer took %d events, lost %d (the ring dropped %d, producers drained it %d times); "
-                         + "%d repairs, %d keyframes", mode.rawValue, pump.runs, Double(pump.cpuNanoseconds) / 1e6, consumer.received,
-                         consumer.lost, monitor.droppedEvents, monitor.hubStatistics.assists, monitor.hubStatistics.repairs, monitor.hubStatistics.keyframes))
+                         + "%d repairs, %d keyframes; %d folds, %d on the hub's thread, %d batches copied", mode.rawValue, pump.runs,
+                         Double(pump.cpuNanoseconds) / 1e6, consumer.received, consumer.lost, monitor.droppedEvents, hub.assists, hub.repairs,
+                         hub.keyframes, hub.folds, hub.pumpFolds, hub.foldCopies))
         }
         if verbose {
             print(String(format: "  [%@] consumer: longest gap between reads %.1f ms, longest read %.1f ms, largest batch %d",
