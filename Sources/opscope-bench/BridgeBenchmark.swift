@@ -22,6 +22,7 @@ struct BridgeBenchmark {
         case plainInstrumented = "plain-instrumented"
         case instrumented = "instrumented"
         case foreign = "hooked"
+        case hookFloor = "hook-floor"
         case sampled = "sampled"
 
         /// What the mode runs, for the report.
@@ -31,6 +32,7 @@ struct BridgeBenchmark {
             case .plainInstrumented: "plain queue, ObservableBlockOperation"
             case .instrumented: "observed queue, ObservableBlockOperation"
             case .foreign: "observed queue, BlockOperation (hooked)"
+            case .hookFloor: "plain queue, BlockOperation + bare hook"
             case .sampled: "tracked plain queue, BlockOperation"
             }
         }
@@ -40,7 +42,7 @@ struct BridgeBenchmark {
             switch self {
             case .plainBlock, .plainInstrumented: nil
             case .instrumented: .plainInstrumented
-            case .foreign, .sampled: .plainBlock
+            case .foreign, .hookFloor, .sampled: .plainBlock
             }
         }
 
@@ -48,6 +50,7 @@ struct BridgeBenchmark {
             switch self {
             case .instrumented: "base classes (exact)"
             case .foreign: "foreign, observed exactly"
+            case .hookFloor: "floor of an exact hook (no OpScope code)"
             case .sampled: "sampled queue"
             default: rawValue
             }
@@ -58,9 +61,10 @@ struct BridgeBenchmark {
     var workMicroseconds: Int
     var rounds: Int
     var seed: UInt64
-    /// When set, only this mode and its baseline run (for profiling).
-    var only: Mode?
-    /// With `only`: run that mode alone, without its baseline.
+    /// When not empty, only these modes and their baselines run (for profiling, or to compare
+    /// two modes in one invocation).
+    var only: [Mode] = []
+    /// With `only`: run those modes alone, without their baselines.
     var solo = false
     /// Whether producers drain a nearly full ring themselves (the monitor's default).
     var producersAssist = true
@@ -68,8 +72,9 @@ struct BridgeBenchmark {
     var historyRetention: Int?
 
     private var modes: [Mode] {
-        guard let only else { return Mode.allCases }
-        return solo ? [only] : [only] + (only.baseline.map { [$0] } ?? [])
+        guard !only.isEmpty else { return Mode.allCases }
+        let chosen = Set(only).union(solo ? [] : only.compactMap(\.baseline))
+        return Mode.allCases.filter(chosen.contains)
     }
 
     struct Result {
@@ -137,7 +142,7 @@ struct BridgeBenchmark {
         switch mode {
         case .instrumented, .foreign:
             queue = ObservedOperationQueue(monitor: monitor, name: "bench", maxConcurrentOperationCount: maxConcurrent)
-        case .plainBlock, .plainInstrumented, .sampled:
+        case .plainBlock, .plainInstrumented, .hookFloor, .sampled:
             queue = OperationQueue()
             queue.maxConcurrentOperationCount = maxConcurrent
             if mode == .sampled { monitor.track(queue) }
@@ -145,6 +150,9 @@ struct BridgeBenchmark {
         let work = workMicroseconds
         let waitLast = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_WAIT_LAST"] != nil
         let countdown = Countdown(operations)
+        let pool = BareHookPool()
+        // The free hooks hold the pool: let them go with the run.
+        defer { pool.empty() }
         let block: @Sendable () -> Void
         switch (work == 0, waitLast) {
         case (true, false): block = {}
@@ -163,6 +171,12 @@ struct BridgeBenchmark {
             for _ in 0..<operations { queue.addOperation(ObservableBlockOperation(block: block)) }
         case .plainBlock, .foreign, .sampled:
             for _ in 0..<operations { queue.addOperation(BlockOperation(block: block)) }
+        case .hookFloor:
+            for _ in 0..<operations {
+                let operation = BlockOperation(block: block)
+                pool.take().arm(for: operation)
+                queue.addOperation(operation)
+            }
         }
         if waitLast { countdown.wait() } else { queue.waitUntilAllOperationsAreFinished() }
         let elapsed = Double(monitor.now() - start) / 1e9
@@ -173,7 +187,7 @@ struct BridgeBenchmark {
             print(String(format: "  [%@] sampler: %d ticks, %.1f ms CPU over %.2f s", mode.rawValue, cost.ticks,
                          Double(cost.cpuNanoseconds) / 1e6, elapsed))
         }
-        if verbose, mode.baseline != nil {
+        if verbose, mode.baseline != nil, mode != .hookFloor {
             let pump = monitor.pumpCost
             let hub = monitor.hubStatistics
             print(String(format: "  [%@] hub thread: %d runs, %.1f ms CPU; consumer took %d events, lost %d (the ring dropped %d, producers drained it %d times); "

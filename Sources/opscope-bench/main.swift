@@ -34,10 +34,10 @@ struct BridgeCommand: ParsableCommand {
     @Option(help: "Seed of the shuffling.")
     var seed: UInt64 = 1
 
-    @Option(help: "Run only this mode (and its baseline), e.g. for profiling.")
-    var mode: BridgeBenchmark.Mode?
+    @Option(help: "Run only this mode (and its baseline), e.g. for profiling; give it more than once to compare modes in one run.")
+    var mode: [BridgeBenchmark.Mode] = []
 
-    @Flag(help: "With --mode: run that mode alone, without its baseline (for profiling).")
+    @Flag(help: "With --mode: run those modes alone, without their baselines (for profiling).")
     var solo = false
 
     @Flag(help: "Skip the part with work per operation.")
@@ -75,10 +75,12 @@ struct BridgeCommand: ParsableCommand {
         print("OpScope bridge benchmark: observed/plain throughput, median of \(rounds) shuffled rounds")
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let parts: [(String, Int, Int, [BridgeBenchmark.Mode: Double])] = [
+            // The hook floor has no target: it is the ceiling of the hooked mode (BareHook.swift).
             ("trivial operations", operations, 0, [.instrumented: 0.97, .sampled: 0.97, .foreign: 0.90]),
             ("\(work) us of work each", workOperations, work, [.instrumented: 0.99, .sampled: 0.99, .foreign: 0.99]),
         ]
         var failures = 0
+        var judged = 0
         for (title, count, workMicros, targets) in (trivialOnly ? Array(parts.prefix(1)) : workOnly ? Array(parts.suffix(1)) : parts) {
             for maxConcurrent in maxConcurrent.map({ [$0] }) ?? [-1, 1] {
                 let benchmark = BridgeBenchmark(
@@ -94,18 +96,24 @@ struct BridgeCommand: ParsableCommand {
                     let rate = Statistics.median(result.throughput[mode] ?? [])
                     let cpu = Statistics.median(result.cpuPerOperation[mode] ?? [])
                     var line = pad(mode.title, 42) + pad(String(format: "%.0f", rate), 9) + pad(String(format: "%.2f", cpu), 11)
-                    if let ratios = result.ratios[mode], let target = targets[mode] {
+                    if let ratios = result.ratios[mode], !ratios.isEmpty {
                         let median = Statistics.median(ratios)
-                        let range = String(format: "%.3f (%.2f..%.2f)", median, ratios.min()!, ratios.max()!)
-                        let verdict = median >= target ? "met" : "NOT MET"
-                        if median < target { failures += 1 }
-                        line += pad(range, 22) + String(format: ">= %.2f %@", target, verdict)
+                        line += pad(String(format: "%.3f (%.2f..%.2f)", median, ratios.min()!, ratios.max()!), 22)
+                        if let target = targets[mode] {
+                            judged += 1
+                            if median < target { failures += 1 }
+                            line += String(format: ">= %.2f %@", target, median >= target ? "met" : "NOT MET")
+                        }
                     }
                     print(line)
                 }
             }
         }
-        print(failures == 0 ? "\nall targets met" : "\n\(failures) target(s) not met")
+        if judged == 0 {
+            print("\nno mode with a target ran")
+        } else {
+            print(failures == 0 ? "\nall targets met" : "\n\(failures) target(s) not met")
+        }
     }
 
     private func pad(_ text: String, _ width: Int) -> String {
