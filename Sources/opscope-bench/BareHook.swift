@@ -16,15 +16,14 @@ final class BareHook: Operation, @unchecked Sendable {
     private let armed = Atomic<Bool>(false)
     private var target: Unmanaged<Operation>?
     private var keepAlive: BareHook?
-    private let pool: BareHookPool
+    /// Held only while armed, as the sentinel holds its monitor: idle hooks in the pool do not
+    /// keep it alive, and the floor pays the same retain and release per operation.
+    private var pool: BareHookPool?
 
-    init(pool: BareHookPool) {
+    /// Links the hook to `operation`, which is neither finished nor enqueued yet; it goes back
+    /// to `pool` when it fires.
+    func arm(for operation: Operation, pool: BareHookPool) {
         self.pool = pool
-        super.init()
-    }
-
-    /// Links the hook to `operation`, which is neither finished nor enqueued yet.
-    func arm(for operation: Operation) {
         target = Unmanaged.passUnretained(operation)
         // Foundation holds its dependents unretained: an armed hook keeps itself alive.
         keepAlive = self
@@ -36,10 +35,12 @@ final class BareHook: Operation, @unchecked Sendable {
     override var isReady: Bool {
         if armed.load(ordering: .relaxed), armed.exchange(false, ordering: .acquiringAndReleasing), let target {
             self.target = nil
+            let pool = self.pool
+            self.pool = nil
             removeDependency(target.takeUnretainedValue())
             let survivor = keepAlive
             keepAlive = nil
-            if let survivor { pool.recycle(survivor) }
+            if let survivor { pool?.recycle(survivor) }
         }
         return true
     }
@@ -56,16 +57,7 @@ final class BareHookPool: @unchecked Sendable {
         lock.lock()
         let hook = free.popLast()
         lock.unlock()
-        return hook ?? BareHook(pool: self)
-    }
-
-    /// Lets go of the free hooks (each holds the pool).
-    func empty() {
-        lock.lock()
-        let hooks = free
-        free = []
-        lock.unlock()
-        _ = hooks
+        return hook ?? BareHook()
     }
 
     func recycle(_ hook: BareHook) {

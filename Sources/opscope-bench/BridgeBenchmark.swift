@@ -73,8 +73,13 @@ struct BridgeBenchmark {
 
     private var modes: [Mode] {
         guard !only.isEmpty else { return Mode.allCases }
-        let chosen = Set(only).union(solo ? [] : only.compactMap(\.baseline))
-        return Mode.allCases.filter(chosen.contains)
+        // The modes as named, then their baselines: with one mode this is the order earlier
+        // builds used, so that the same seed shuffles a round the same way in both.
+        var modes: [Mode] = []
+        for mode in only + (solo ? [] : only.compactMap(\.baseline)) where !modes.contains(mode) {
+            modes.append(mode)
+        }
+        return modes
     }
 
     struct Result {
@@ -151,8 +156,6 @@ struct BridgeBenchmark {
         let waitLast = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_WAIT_LAST"] != nil
         let countdown = Countdown(operations)
         let pool = BareHookPool()
-        // The free hooks hold the pool: let them go with the run.
-        defer { pool.empty() }
         let block: @Sendable () -> Void
         switch (work == 0, waitLast) {
         case (true, false): block = {}
@@ -174,7 +177,7 @@ struct BridgeBenchmark {
         case .hookFloor:
             for _ in 0..<operations {
                 let operation = BlockOperation(block: block)
-                pool.take().arm(for: operation)
+                pool.take().arm(for: operation, pool: pool)
                 queue.addOperation(operation)
             }
         }

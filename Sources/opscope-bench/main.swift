@@ -110,7 +110,7 @@ struct BridgeCommand: ParsableCommand {
             }
         }
         if judged == 0 {
-            print("\nno mode with a target ran")
+            print(solo ? "\nno ratio measured (--solo runs no baselines)" : "\nno mode with a target ran")
         } else {
             print(failures == 0 ? "\nall targets met" : "\n\(failures) target(s) not met")
         }
