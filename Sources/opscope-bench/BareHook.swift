@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The least any exact finish hook for a foreign operation does on Linux, with no OpScope code:
+/// The least an exact finish hook for a foreign operation does on Linux (one built on a
+/// dependent, the only exact per-operation signal Foundation gives there), with no OpScope code:
 /// a pooled dependent is linked to the operation before it is enqueued, Foundation calls its
 /// `isReady` when the operation finishes, and it unlinks itself there (so the operation is
 /// released when Foundation releases it) and goes back to the pool. No registration, no

@@ -45,16 +45,6 @@ struct BridgeBenchmark {
             case .foreign, .hookFloor, .sampled: .plainBlock
             }
         }
-
-        var label: String {
-            switch self {
-            case .instrumented: "base classes (exact)"
-            case .foreign: "foreign, observed exactly"
-            case .hookFloor: "floor of an exact hook (no OpScope code)"
-            case .sampled: "sampled queue"
-            default: rawValue
-            }
-        }
     }
 
     var operations: Int
@@ -155,7 +145,6 @@ struct BridgeBenchmark {
         let work = workMicroseconds
         let waitLast = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_WAIT_LAST"] != nil
         let countdown = Countdown(operations)
-        let pool = BareHookPool()
         let block: @Sendable () -> Void
         switch (work == 0, waitLast) {
         case (true, false): block = {}
@@ -175,6 +164,7 @@ struct BridgeBenchmark {
         case .plainBlock, .foreign, .sampled:
             for _ in 0..<operations { queue.addOperation(BlockOperation(block: block)) }
         case .hookFloor:
+            let pool = BareHookPool()
             for _ in 0..<operations {
                 let operation = BlockOperation(block: block)
                 pool.take().arm(for: operation, pool: pool)
