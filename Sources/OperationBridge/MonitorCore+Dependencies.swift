@@ -42,6 +42,8 @@ extension MonitorCore {
         let info = describeUnqueued(operation, queue: queue, observation: observation)
         let keys = SampledKeys(reading: operation)
         let object = ObjectIdentifier(operation)
+        var loaded: [Operation] = []
+        defer { withExtendedLifetime(loaded) {} }
         let (id, startSampler) = withRegistry { registry -> (OperationID, Bool) in
             if let instrumented = operation as? ObservableOperation {
                 if let id = instrumented.monitorID { return (id, false) }
@@ -52,8 +54,14 @@ extension MonitorCore {
                 instrumented.attach(to: self, id: id)
                 instrumented.register(announced: instrumented.currentFlags, adding: [])
                 if queue == nil {
-                    // Bounded: released entries are dropped whenever one is added.
-                    registry.detachedInstrumented.removeAll { $0.operation == nil }
+                    // Bounded: released entries are dropped whenever one is added. The live ones
+                    // loaded to tell them apart are released after the lock (see
+                    // `sampleUnqueuedOperations`).
+                    registry.detachedInstrumented.removeAll { entry in
+                        guard let operation = entry.operation else { return true }
+                        loaded.append(operation)
+                        return false
+                    }
                     registry.detachedInstrumented.append(WeakOperation(operation: operation))
                 }
                 return (id, false)

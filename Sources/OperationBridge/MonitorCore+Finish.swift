@@ -49,7 +49,7 @@ extension MonitorCore {
             identity.startedReported = true
             identity.finishedReported = true
             registry.sampled[object] = identity
-            registry.retired.append(object)
+            registry.retired.file(identity, for: object)
         }
         // Still alive here (its queue releases it after this): see `CancelledDependents`.
         if cancelled {

@@ -6,7 +6,20 @@ extension MonitorCore {
     func sampleNow() {
         sampleHookedOperations()
         sampleTrackedQueues(now: clock.now())
+        forgetReleasedOperations()
         sampleUnqueuedOperations()
+    }
+
+    /// Forgets the entries of finished operations that have been released, in the three steps
+    /// `RetiredEntries` describes: the registry lock is held to move entries, not to check them.
+    func forgetReleasedOperations(budget: Int = 16_384) {
+        let batch = withRegistry { $0.retired.take(budget: budget) }
+        guard !batch.isEmpty else { return }
+        let sorted = RetiredEntries.sort(batch)
+        var next = 0
+        repeat {
+            next = withRegistry { registry in registry.retired.settle(sorted, from: next, sampled: &registry.sampled) }
+        } while next < sorted.released.count
     }
 
     private struct Probe {

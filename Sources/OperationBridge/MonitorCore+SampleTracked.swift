@@ -87,7 +87,7 @@ extension MonitorCore {
                 entry.members.remove(object)
                 guard let sampled = registry.sampled[object] else { continue }
                 finishSampled(sampled, cancelled: sampled.keys.isCancelled, in: &registry, time: time, source: .sampled)
-                registry.retired.append(object)
+                registry.retired.file(sampled, for: object)
             }
             if members.count != entry.depth {
                 entry.depth = members.count
@@ -111,10 +111,10 @@ extension MonitorCore {
         withRegistry { registry in
             guard registry.queues.removeValue(forKey: entry.id) != nil else { return }
             for object in entry.members {
-                if let sampled = registry.sampled[object] {
-                    finishSampled(sampled, cancelled: sampled.keys.isCancelled, in: &registry, time: time, source: .inferred)
-                }
-                registry.retired.append(object)
+                // An operation with no entry has nothing to forget.
+                guard let sampled = registry.sampled[object] else { continue }
+                finishSampled(sampled, cancelled: sampled.keys.isCancelled, in: &registry, time: time, source: .inferred)
+                registry.retired.file(sampled, for: object)
             }
             entry.members.removeAll()
             push(.queueReleased(queue: entry.id), time: time, source: .sampled)
@@ -123,8 +123,11 @@ extension MonitorCore {
 
     /// Operations in no queue (dependencies only): read every tick; also forgets released ones.
     func sampleUnqueuedOperations() {
+        // Every operation loaded from a weak reference is released after the lock: the load
+        // retains it, and when the app let go of it meanwhile, that release runs its deinit
+        // (app code, which may reach the monitor).
+        var loaded: [Operation] = []
         let probes: [(SampledEntry, Operation)] = withRegistry { registry in
-            registry.pruneRetired(budget: 16_384)
             var probes: [(SampledEntry, Operation)] = []
             var keep: [ObjectIdentifier] = []
             for object in registry.unqueued {
@@ -135,11 +138,16 @@ extension MonitorCore {
                     continue
                 }
                 keep.append(object)
-                if !entry.finishedReported { probes.append((entry, operation)) }
+                if entry.finishedReported {
+                    loaded.append(operation)
+                } else {
+                    probes.append((entry, operation))
+                }
             }
             registry.unqueued = keep
             return probes
         }
+        loaded.removeAll()
         guard !probes.isEmpty else { return }
         let readings = probes.map { SampledKeys(reading: $0.1) }
         let time = clock.now()

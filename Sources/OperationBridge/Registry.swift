@@ -21,67 +21,14 @@ struct Registry {
     /// Instrumented operations first seen as a dependency in no queue (held weakly), so that a
     /// snapshot still lists them: a dependency never added to a queue is what a person looks for.
     var detachedInstrumented: [WeakOperation] = []
-    /// Finished operations whose id entries wait for the operation to be released, not yet
-    /// checked: each is checked once, at the next tick.
-    var retired = Deque<ObjectIdentifier>()
-    /// Finished operations found still alive at that check, checked again a slice per tick.
-    var retiredSurvivors = Deque<ObjectIdentifier>()
-    /// Survivors left to check in the current round, and how many per tick in it.
-    private var survivorsLeftInRound = 0
-    private var survivorRoundSlice = 0
+    /// Entries in `sampled` of finished operations, until they are released.
+    var retired = RetiredEntries()
     /// Foreign operations waiting for dependencies: dependency -> dependents.
     var waiters: [OperationID: [OperationID]] = [:]
     /// Foreign operations waiting for dependencies: how many unfinished dependencies remain.
     var remaining: [OperationID: Int] = [:]
     /// Whether the sampler thread runs.
     var samplerStarted = false
-
-    /// Forgets finished operations that have been released; returns how many entries it looked at.
-    ///
-    /// A finished operation often stays alive a while: the app holds it, or a thread is in
-    /// `waitUntilAllOperationsAreFinished()`, which holds every operation the queue had when it
-    /// was called until each has finished. Checking every survivor on every tick cost the
-    /// sampler, under the registry lock the finishing threads need, more than observing the
-    /// operations (about 12 checks per operation in `opscope-bench bridge`, 50 µs work each,
-    /// hooked). So new entries are checked once (at most `budget`), and the survivors in rounds:
-    /// those of a round's start all within `survivorRounds` ticks, at least `survivorSlice` per
-    /// tick; a released one is forgotten within two rounds.
-    @discardableResult
-    mutating func pruneRetired(budget: Int) -> Int {
-        var examined = 0
-        if survivorsLeftInRound == 0 {
-            survivorsLeftInRound = retiredSurvivors.count
-            survivorRoundSlice = max(Self.survivorSlice, (survivorsLeftInRound + Self.survivorRounds - 1) / Self.survivorRounds)
-        }
-        let slice = min(survivorsLeftInRound, survivorRoundSlice)
-        survivorsLeftInRound -= slice
-        for _ in 0..<slice {
-            let object = retiredSurvivors.removeFirst()
-            examined += 1
-            if isStillAlive(object) { retiredSurvivors.append(object) }
-        }
-        for _ in 0..<min(budget, retired.count) {
-            let object = retired.removeFirst()
-            examined += 1
-            if isStillAlive(object) { retiredSurvivors.append(object) }
-        }
-        return examined
-    }
-
-    /// Survivors checked per tick, at least...
-    static let survivorSlice = 256
-    /// ...and enough to check all of them within this many ticks.
-    static let survivorRounds = 64
-
-    /// Whether the finished operation filed under `object` is still alive; drops its entry if not.
-    private mutating func isStillAlive(_ object: ObjectIdentifier) -> Bool {
-        guard let entry = sampled[object] else { return false }
-        if entry.operation == nil {
-            sampled[object] = nil
-            return false
-        }
-        return true
-    }
 }
 
 /// One queue the monitor knows.
