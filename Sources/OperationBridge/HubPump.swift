@@ -63,6 +63,7 @@ final class HubPump: @unchecked Sendable {
     }
 
     private func loop() {
+        ThreadName.setCurrent("OpScope hub")
         while true {
             semaphore.wait()
             signalled.store(false, ordering: .releasing)

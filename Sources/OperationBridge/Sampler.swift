@@ -67,6 +67,7 @@ final class Sampler: @unchecked Sendable {
     }
 
     private func loop() {
+        ThreadName.setCurrent("OpScope sampler")
         var rest = false
         while true {
             condition.lock()
