@@ -14,6 +14,8 @@ final class HubPump: @unchecked Sendable {
     var core: Unmanaged<MonitorCore>?
     /// Times the thread served the hub (for tests and benchmarks).
     let runs = Atomic<Int>(0)
+    /// The thread's kernel id once it has named itself, 0 before (for tests).
+    let threadID = Atomic<Int32>(0)
     /// CPU time the thread spent serving, in nanoseconds (for the benchmark).
     let cpuNanoseconds = Atomic<UInt64>(0)
     private let semaphore = DispatchSemaphore(value: 0)
@@ -63,7 +65,7 @@ final class HubPump: @unchecked Sendable {
     }
 
     private func loop() {
-        ThreadName.setCurrent("OpScope hub")
+        if let id = ThreadName.setCurrent("OpScope hub") { threadID.store(id, ordering: .releasing) }
         while true {
             semaphore.wait()
             signalled.store(false, ordering: .releasing)

@@ -88,9 +88,10 @@ extension MonitorCore {
     func locate(_ requested: [OperationID]) throws -> [LocatedOperation] {
         var wanted = Set(requested)
         var found: [OperationID: LocatedOperation] = [:]
-        let queues = withRegistry { registry in
-            registry.queues.values.compactMap { entry in (entry.queue as? ObservedOperationQueue).map { ($0, entry.id) } }
-        }
+        // Every live queue is loaded, and the observed ones picked, after the lock: a queue the
+        // cast dropped under it could be released there for the last time (see `QueueEntry.object`).
+        let loaded = withRegistry { registry in registry.queues.values.compactMap { entry in entry.queue.map { ($0, entry.id) } } }
+        let queues = loaded.compactMap { queue, id in (queue as? ObservedOperationQueue).map { ($0, id) } }
         for (queue, queueID) in queues where !wanted.isEmpty {
             for barrier in queue.pendingBarriers() where wanted.remove(barrier.id) != nil {
                 found[barrier.id] = LocatedOperation(id: barrier.id, operation: nil, queue: queueID, kind: .barrier)
@@ -163,7 +164,7 @@ extension MonitorCore {
 
     func queueID(of queue: OperationQueue) -> QueueID? {
         if let observed = queue as? ObservedOperationQueue, observed.core === self { return observed.queueID }
-        return withRegistry { registry in registry.queues.values.first { $0.queue === queue }?.id }
+        return withRegistry { registry in registry.entry(of: queue)?.id }
     }
 
     private func refuseMainQueue(_ entry: QueueEntry, _ what: String) throws {

@@ -67,12 +67,12 @@ extension MonitorCore {
         if let observed = queue as? ObservedOperationQueue, observed.core === self {
             return observed.queueID
         }
-        if let known = withRegistry({ registry in registry.queues.values.first { $0.queue === queue }?.id }) {
+        if let known = withRegistry({ registry in registry.entry(of: queue)?.id }) {
             return known
         }
         var info = Self.readQueueInfo(queue, id: QueueID(0))
         let id = withRegistry { registry -> QueueID in
-            if let known = registry.queues.values.first(where: { $0.queue === queue }) { return known.id }
+            if let known = registry.entry(of: queue) { return known.id }
             info.id = allocateQueueID()
             registry.queues[info.id] = QueueEntry(id: info.id, queue: queue, observation: .sampled, info: info)
             emit(.queueAppeared(info))

@@ -12,14 +12,17 @@ extension MonitorCore {
 
     /// Forgets the entries of finished operations that have been released, in the three steps
     /// `RetiredEntries` describes: the registry lock is held to move entries, not to check them.
-    func forgetReleasedOperations(budget: Int = 16_384) {
+    /// Returns how many entries it looked at.
+    @discardableResult
+    func forgetReleasedOperations(budget: Int = 16_384) -> Int {
         let batch = withRegistry { $0.retired.take(budget: budget) }
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty else { return 0 }
         let sorted = RetiredEntries.sort(batch)
         var next = 0
         repeat {
             next = withRegistry { registry in registry.retired.settle(sorted, from: next, sampled: &registry.sampled) }
         } while next < sorted.released.count
+        return batch.count
     }
 
     private struct Probe {

@@ -35,6 +35,12 @@ struct Registry {
 final class QueueEntry {
     let id: QueueID
     weak var queue: OperationQueue?
+    /// The queue's identifier, so that a lookup by queue under the registry lock compares
+    /// identifiers and loads the weak reference of the one entry that matches. Loading every
+    /// entry's would retain each queue for a moment, and when the app let go of one meanwhile,
+    /// the release under the lock would run its deinit there (an observed queue's deinit takes
+    /// the lock: a deadlock).
+    let object: ObjectIdentifier
     let observation: QueueObservation
     let isMainQueue: Bool
     /// Last values reported, so that sampling reports only changes.
@@ -50,6 +56,7 @@ final class QueueEntry {
     init(id: QueueID, queue: OperationQueue, observation: QueueObservation, info: QueueInfo) {
         self.id = id
         self.queue = queue
+        object = ObjectIdentifier(queue)
         self.observation = observation
         self.isMainQueue = queue === OperationQueue.main
         self.info = info
@@ -125,6 +132,14 @@ struct SamplingWindow {
 }
 
 extension Registry {
+    /// The entry of a live queue the caller holds. Only the entry filed under its identifier has
+    /// its weak reference loaded, and that load yields the caller's own queue or nil (an entry
+    /// of a released queue that had the same address), so no release under the lock is the last.
+    func entry(of queue: OperationQueue) -> QueueEntry? {
+        let object = ObjectIdentifier(queue)
+        return queues.values.first { $0.object == object && $0.queue === queue }
+    }
+
     /// True while the entry's sentinel still watches the operation the entry was made for; then
     /// the target is alive (Foundation and the sentinel both hold it), so it may be retained.
     func isCurrent(_ entry: SamplingWindow.Entry) -> Bool {

@@ -35,7 +35,8 @@ struct RetiredEntries {
         var alive: [Filed] = []
     }
 
-    /// Entries not yet checked: each is checked once, at the next tick.
+    /// Entries not yet checked: each is checked once, at the next tick (or a later one when more
+    /// than a tick's budget wait).
     private(set) var new = Deque<Filed>()
     /// Entries found alive at that check, checked again a slice per tick.
     private(set) var survivors = Deque<Filed>()
@@ -89,33 +90,20 @@ struct RetiredEntries {
         return sorted
     }
 
-    /// Takes back a sorted batch: the live entries still filed become survivors, and up to
-    /// `settleSlice` released ones from `start` on are forgotten; returns where the next slice
-    /// starts (`released.count` when done). An entry replaced meanwhile (the identifier now
-    /// names another operation) is left to its replacement. Registry lock held.
+    /// Takes back a sorted batch: the live entries become survivors, and up to `settleSlice`
+    /// released ones from `start` on are forgotten; returns where the next slice starts
+    /// (`released.count` when done). An entry replaced meanwhile (the identifier now names
+    /// another operation, or the same one filed again) is left to its replacement. Registry
+    /// lock held.
     mutating func settle(_ sorted: Sorted, from start: Int, sampled: inout [ObjectIdentifier: SampledEntry]) -> Int {
-        if start == 0 {
-            for filed in sorted.alive where sampled[filed.object] === filed.entry { survivors.append(filed) }
-        }
+        // Live entries are kept without a lookup (they can be many: operations the app still
+        // holds). One replaced meanwhile is found out when it is released: the check below
+        // leaves the replacement alone.
+        if start == 0 { survivors.append(contentsOf: sorted.alive) }
         let end = min(sorted.released.count, start + Self.settleSlice)
         for filed in sorted.released[start..<end] where sampled[filed.object] === filed.entry {
             sampled[filed.object] = nil
         }
         return end
-    }
-}
-
-extension Registry {
-    /// Checks the entries of finished operations in one hold of the lock (see `RetiredEntries`
-    /// for the three steps the sampler takes instead); returns how many it looked at.
-    @discardableResult
-    mutating func pruneRetired(budget: Int) -> Int {
-        let batch = retired.take(budget: budget)
-        let sorted = RetiredEntries.sort(batch)
-        var next = 0
-        repeat {
-            next = retired.settle(sorted, from: next, sampled: &sampled)
-        } while next < sorted.released.count
-        return batch.count
     }
 }

@@ -20,6 +20,8 @@ final class Sampler: @unchecked Sendable {
     private var resting = false
     private var woken = false
     private var thread: Thread?
+    /// The thread's kernel id once it has named itself, 0 before (for tests).
+    let threadID = Atomic<Int32>(0)
     /// CPU time the sampler thread has spent in ticks, in nanoseconds (for the benchmark).
     let cpuNanoseconds = Atomic<UInt64>(0)
     let ticks = Atomic<Int>(0)
@@ -67,7 +69,7 @@ final class Sampler: @unchecked Sendable {
     }
 
     private func loop() {
-        ThreadName.setCurrent("OpScope sampler")
+        if let id = ThreadName.setCurrent("OpScope sampler") { threadID.store(id, ordering: .releasing) }
         var rest = false
         while true {
             condition.lock()
