@@ -43,7 +43,6 @@ extension MonitorCore {
         let keys = SampledKeys(reading: operation)
         let object = ObjectIdentifier(operation)
         var loaded: [Operation] = []
-        defer { withExtendedLifetime(loaded) {} }
         let (id, startSampler) = withRegistry { registry -> (OperationID, Bool) in
             if let instrumented = operation as? ObservableOperation {
                 if let id = instrumented.monitorID { return (id, false) }
@@ -82,6 +81,7 @@ extension MonitorCore {
             }
             return (id, true)
         }
+        loaded.removeAll()
         if startSampler { startSampling() }
         return id
     }

@@ -26,15 +26,18 @@ struct RetiredEntryTests {
     }
 
     /// Files finished operations as a finishing thread does: an entry, and its place in line.
-    private func file(_ operations: some Sequence<Operation>, firstID: Int) {
-        core.withRegistry { registry in
-            for (offset, operation) in operations.enumerated() {
-                let object = ObjectIdentifier(operation)
-                let entry = entry(for: operation, id: firstID + offset)
-                registry.sampled[object] = entry
-                registry.retired.file(entry, for: object)
-            }
+    private func file(_ operations: some Sequence<Operation>, firstID: Int, in registry: inout Registry) {
+        for (offset, operation) in operations.enumerated() {
+            let object = ObjectIdentifier(operation)
+            let entry = entry(for: operation, id: firstID + offset)
+            registry.sampled[object] = entry
+            registry.retired.file(entry, for: object)
         }
+    }
+
+    /// The same, in the monitor's registry.
+    private func file(_ operations: some Sequence<Operation>, firstID: Int) {
+        core.withRegistry { file(operations, firstID: firstID, in: &$0) }
     }
 
     private var entries: Int { core.withRegistry { $0.sampled.count } }
@@ -103,12 +106,7 @@ struct RetiredEntryTests {
     func settleSlices() {
         var registry = Registry()
         var operations: [Operation] = (0..<(RetiredEntries.settleSlice * 2 + 10)).map { _ in BlockOperation {} }
-        for (index, operation) in operations.enumerated() {
-            let object = ObjectIdentifier(operation)
-            let entry = entry(for: operation, id: index + 1)
-            registry.sampled[object] = entry
-            registry.retired.file(entry, for: object)
-        }
+        file(operations, firstID: 1, in: &registry)
         let batch = registry.retired.take(budget: 16_384)
         operations.removeAll()
         let sorted = RetiredEntries.sort(batch)
@@ -127,9 +125,7 @@ struct RetiredEntryTests {
         var registry = Registry()
         var first: Operation? = BlockOperation {}
         let object = ObjectIdentifier(first!)
-        let old = entry(for: first!, id: 1)
-        registry.sampled[object] = old
-        registry.retired.file(old, for: object)
+        file([first!], firstID: 1, in: &registry)
         let batch = registry.retired.take(budget: 16_384)
         first = nil
         let sorted = RetiredEntries.sort(batch)
