@@ -100,9 +100,12 @@ struct ModelBenchmark {
                 withExtendedLifetime(model) {}
             }
             let count = Double(events.count)
-            let (rate, cpuRate) = (count / times.wallMedian, count / times.cpuMedian)
-            var value = String(format: "%.2f M events/s (cpu %.2f M/s) (%d events of %@ operations in batches of 4,096)",
-                               rate / 1e6, cpuRate / 1e6, events.count, Self.grouped(operations))
+            let rate = times.isEmpty ? 0 : count / times.wallMedian
+            // With `--only fold` the model's rate is not measured: only the stream's size is named.
+            var value = times.isEmpty
+                ? String(format: "%d events of %@ operations", events.count, Self.grouped(operations))
+                : String(format: "%.2f M events/s (cpu %.2f M/s) (%d events of %@ operations in batches of 4,096)",
+                         rate / 1e6, count / times.cpuMedian / 1e6, events.count, Self.grouped(operations))
             if parts.contains("fold") {
                 // The fold alone, as the monitor's hub keeps its history: no derived facts.
                 var streamTimes: [Timing] = []
