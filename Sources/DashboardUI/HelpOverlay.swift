@@ -85,7 +85,7 @@ enum Legend {
             (.ready, false, false, "ready: isReady true, waits for a slot or its turn" + colour("cyan")),
             (.pending, false, false, "pending: waits on dependencies" + colour("yellow")),
             (.finished, false, false, "finished" + colour("grey")),
-            (.pending, true, false, "cancelled, not finished yet" + colour("red")),
+            (.pending, true, false, "cancelled (the state column says if it has finished)" + colour("red")),
             (.pending, false, true, "in a dependency cycle: never starts" + colour("magenta")),
         ]
         var lines: [[TextBlock.Span]] = states.map { state, cancelled, cycle, text in

@@ -49,44 +49,62 @@ struct QoSLanesView {
             guard y < area.maxY else { break }
             let name = ["userInteractive": "UI  ", "userInitiated": "INIT", "default": "DEF ", "utility": "UTIL", "background": "BG  "][lane.qos.rawValue] ?? "    "
             let bar = theme.unicode ? " │ " : " | "
-            var x = buffer.write(name + " ", x: area.x, y: y, style: theme.header, clip: area)
+            var x = Self.put(name + " ", x: area.x, y: y, style: theme.header, &buffer, area)
             x = spans(lane.executing, lane.executingCount, model, state, &buffer, x: x, y: y, area: area)
-            x = buffer.write(bar + "next ", x: x, y: y, style: theme.dim, clip: area)
+            x = Self.put(bar + "next ", x: x, y: y, style: theme.dim, &buffer, area)
             let next = lane.ready.filter { !held.all.contains($0) }
-            x = spans(next, lane.readyCount - held.counts[index], model, state, &buffer, x: x, y: y, area: area)
+            // Room kept for the held part, which says why ready work does not start.
+            let heldRoom = held.counts[index] > 0 ? bar.count + 5 + 8 : 0
+            x = spans(next, lane.readyCount - held.counts[index], model, state, &buffer, x: x, y: y, area: area, reserve: heldRoom)
             if held.counts[index] > 0 {
-                x = buffer.write(bar + "held ", x: x, y: y, style: theme.dim, clip: area)
+                x = Self.put(bar + "held ", x: x, y: y, style: theme.dim, &buffer, area)
                 x = spans(held.ids[index], held.counts[index], model, state, &buffer, x: x, y: y, area: area)
             }
             if rowsPerLane == 1 {
-                buffer.write(bar + "\(lane.pendingCount) waiting", x: x, y: y, style: theme.style(state: .pending, cancelled: false), clip: area)
+                x = Self.put(bar + "\(lane.pendingCount) waiting", x: x, y: y, style: theme.style(state: .pending, cancelled: false), &buffer, area)
             } else if y + 1 < area.maxY {
-                let second = buffer.write("     waiting ", x: area.x, y: y + 1, style: theme.dim, clip: area)
-                spans(lane.pending, lane.pendingCount, model, state, &buffer, x: second, y: y + 1, area: area)
+                let second = Self.put("     waiting ", x: area.x, y: y + 1, style: theme.dim, &buffer, area)
+                let end = spans(lane.pending, lane.pendingCount, model, state, &buffer, x: second, y: y + 1, area: area)
+                Self.markCut(end, y: y + 1, &buffer, area)
             }
+            Self.markCut(x, y: y, &buffer, area)
         }
+    }
+
+    /// Writes `text` clipped to `area` and returns where it would end unclipped, so that a row
+    /// knows when something did not fit.
+    private static func put(_ text: String, x: Int, y: Int, style: Style = .plain, _ buffer: inout Buffer, _ area: Rect) -> Int {
+        buffer.write(text, x: x, y: y, style: style, clip: area)
+        return x + TerminalText.width(text)
+    }
+
+    /// A row that ran past the pane ends in `…`, as the legend says of every cut.
+    private static func markCut(_ end: Int, y: Int, _ buffer: inout Buffer, _ area: Rect) {
+        guard end > area.maxX, area.width > 0 else { return }
+        buffer.write("…", x: area.maxX - 1, y: y, style: .plain, clip: area)
     }
 
     /// Glyph and id of each operation while they fit, then `+N more`.
     @discardableResult
     private func spans(_ ids: [OperationID], _ total: Int, _ model: DashboardModel, _ state: ViewState,
-                       _ buffer: inout Buffer, x start: Int, y: Int, area: Rect) -> Int {
+                       _ buffer: inout Buffer, x start: Int, y: Int, area: Rect, reserve: Int = 0) -> Int {
         var x = start
-        if ids.isEmpty, total == 0 { return buffer.write("-", x: x, y: y, style: theme.dim, clip: area) }
+        let limit = area.maxX - reserve
+        if ids.isEmpty, total == 0 { return Self.put("-", x: x, y: y, style: theme.dim, &buffer, area) }
         var shown = 0
         for id in ids {
             guard let record = model.operations[id] else { continue }
             let priority = record.effectivePriority == .normal ? "" : "(\(record.effectivePriority.description))"
             let text = theme.glyph(state: record.state, cancelled: record.isCancelled) + "\(id.rawValue)\(priority)"
             // Room for this one and for the count of the rest.
-            guard x + text.count + 12 <= area.maxX || (shown == total - 1 && x + text.count <= area.maxX) else { break }
+            guard x + text.count + 12 <= limit || (shown == total - 1 && x + text.count <= limit) else { break }
             var style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: model.isInCycle(id))
             if id == state.selection { style.attributes.insert(.reverse) }
-            x = buffer.write(text, x: x, y: y, style: style, clip: area)
-            x = buffer.write(" ", x: x, y: y, clip: area)
+            x = Self.put(text, x: x, y: y, style: style, &buffer, area)
+            x = Self.put(" ", x: x, y: y, &buffer, area)
             shown += 1
         }
-        if total > shown { x = buffer.write("+\(total - shown) more", x: x, y: y, style: theme.dim, clip: area) }
+        if total > shown { x = Self.put("+\(total - shown) more", x: x, y: y, style: theme.dim, &buffer, area) }
         return x
     }
 }

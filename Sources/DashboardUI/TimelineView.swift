@@ -71,8 +71,9 @@ struct TimelineView {
             x = buffer.write(String(mark), x: x, y: area.y, style: style, clip: area)
             x = buffer.write(" \(name)   ", x: x, y: area.y, style: theme.dim, clip: area)
         }
-        buffer.write((theme.unicode ? "│" : "|") + " the moment shown (" + cursor + "); stacked bars ran at the same time",
-                     x: x, y: area.y, style: theme.dim, clip: area)
+        // Cut with `…` where it does not fit, as the legend says of every cut.
+        let note = (theme.unicode ? "│" : "|") + " the moment shown (" + cursor + "); stacked bars ran at the same time"
+        buffer.write(TerminalText.truncate(note, to: area.maxX - x), x: x, y: area.y, style: theme.dim, clip: area)
     }
 
     private func draw(_ bar: TimelineLayout.Bar, _ layout: TimelineLayout, y: Int, chartX: Int, columns: Int, selected: Bool,

@@ -42,6 +42,29 @@ struct ScreenFixTests {
         #expect(lane.firstMatch(of: /\+\d+(?!\d| more)/) == nil, "an unnamed +N: \(lane)")
     }
 
+    @Test("QoS lanes (shown from 120x40): a crowded 'next' leaves room for 'held' (why ready work waits), and a row that does not fit ends in …")
+    func crowdedLaneKeepsHeld() {
+        var script = EventScript()
+        script.queue(1, "busy", max: 1)
+        script.queue(2, "paused", max: 1, suspended: true)
+        for id in 1...40 { script.add(id, queue: 1, "job-\(id)") }
+        script.start(1)
+        script.add(100, queue: 2, "waits-for-resume")
+        let crowded = script.model()
+        for (width, height) in [(120, 40), (200, 60)] {
+            let lines = text(crowded, board(crowded, select: 1), width, height).split(separator: "\n")
+            guard let lane = lines.first(where: { $0.contains("│DEF") }) else {
+                Issue.record("no DEF lane at \(width)x\(height)")
+                continue
+            }
+            #expect(lane.contains("held ◐100"), "\(width)x\(height): \(lane)")
+            #expect(lane.contains("more"), "\(width)x\(height): \(lane)")
+            // Inside the pane's border, the row either ends on a whole word or says it was cut.
+            let inner = lane.split(separator: "│", omittingEmptySubsequences: false).dropLast().last.map(String.init) ?? ""
+            #expect(inner.hasSuffix(" ") || inner.hasSuffix("…") || inner.hasSuffix("waiting"), "\(width)x\(height): '\(inner)'")
+        }
+    }
+
     @Test("80x24: the selected queue is always one of the queue lines, wherever it is in the list")
     func selectedQueueVisible() {
         var script = EventScript()
