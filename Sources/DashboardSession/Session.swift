@@ -40,6 +40,7 @@ public struct Session {
         replay = source.sourceInfo.kind == .recording ? source as? any PlaybackControllable : nil
         ingest = EventIngest(source: source, configuration: options.model, history: PlaybackHistory())
         interaction = Interaction(templates: source.workTemplates, mouseEnabled: options.mouse)
+        interaction.commandsRefused = source.sourceInfo.commandsRefused
         interaction.state.narration.isOn = options.narration
         composer = FrameComposer(theme: Theme(unicode: options.unicode, color: options.color), caption: options.caption)
     }
@@ -82,8 +83,14 @@ public struct Session {
             dirty = true
         }
         var narrated: [MonitorEvent]? = frozen == nil && interaction.wantsNarration ? [] : nil
+        let clockBefore = ingest.model.now
         if ingest.ingest(collecting: &narrated) {
             lastActivity = now
+            if ingest.model.now < clockBefore {
+                // Entries from the moment the replay restarted at are narrated again below.
+                let restart = narrated?.first.map { $0.time &- 1 } ?? ingest.model.now
+                interaction.rewound(to: min(restart, ingest.model.now))
+            }
             if frozen == nil { dirty = true }
             if let narrated { interaction.narrate(narrated, model: ingest.model) }
         }
@@ -140,7 +147,7 @@ public struct Session {
                     case .failure(let error): interaction.commandFinished(.failure(error))
                     }
                 } else {
-                    interaction.commandFinished(.failure(CommandError(.unsupported, "this source plays in real time only (speed and restart apply to demos and recordings)")))
+                    interaction.commandFinished(.failure(CommandError(.unsupported, "+ - R work in replays; a demo's pace is set at launch (--speed)")))
                 }
                 dirty = true
             case .step(let count):

@@ -25,6 +25,14 @@ public enum CommandLineParser {
     /// Longest line accepted (typing stops there).
     public static let maximumLength = 256
 
+    /// Whether `line` (without the leading `:`) names a command that goes to the program, right
+    /// or wrong: a source that takes no commands answers those with its reason, not with a
+    /// complaint about the line's template or ids.
+    public static func sendsCommand(_ line: String) -> Bool {
+        let verb = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() }
+        return ["add", "a", "cancel", "c", "suspend", "resume", "max"].contains(verb ?? "")
+    }
+
     /// Parses `line` (without the leading `:`). `queue` is the selected queue for queue
     /// commands; ids are checked against `model`, templates against `templates`.
     public static func parse(_ line: String, model: DashboardModel, templates: [WorkTemplateInfo],

@@ -52,7 +52,12 @@ extension Interaction {
         state.table.tagged.subtract(asked)
         let open = asked.filter { model.operations[$0].map { $0.state != .finished } ?? false }
         guard !open.isEmpty else { return error("nothing cancelled: \(asked.count == 1 ? "it" : "they all") finished meanwhile") }
-        if open.count < asked.count { status("\(asked.count - open.count) of them finished meanwhile; cancelling the rest") }
+        if open.count < asked.count {
+            let gone = asked.filter { !open.contains($0) }.map(\.description).joined(separator: " ")
+            status("\(asked.count - open.count) of them finished meanwhile; cancelling the rest")
+            // The receipt replaces this line: it says so too, or the count would not add up.
+            receiptNote = "\(gone) had finished meanwhile"
+        }
         return [.command(.cancel(operations: open)), .redraw]
     }
 
@@ -86,8 +91,27 @@ extension Interaction {
     }
 
     /// Runs a `:` line.
+    /// The keys that send a command to the program (the source takes commands).
+    mutating func performCommand(_ action: UserAction, _ model: DashboardModel) -> [Effect] {
+        switch action {
+        case .cancelSelected: return askCancel(model)
+        case .cancelQueue: return askCancelQueue(model)
+        case .toggleSuspend: return toggleSuspend(model)
+        case .raiseConcurrency: return changeMaxConcurrency(by: 1, model)
+        case .lowerConcurrency: return changeMaxConcurrency(by: -1, model)
+        case .addWork:
+            guard !templates.isEmpty else {
+                return error("no work templates registered: the program adds them with monitor.catalog.register")
+            }
+            state.overlay = .picker(row: 0)
+            return [.redraw]
+        default: return []
+        }
+    }
+
     mutating func runCommandLine(_ text: String, _ model: DashboardModel) -> [Effect] {
         if let effects = runTimelineCommand(text) { return effects }
+        if let reason = commandsRefused, CommandLineParser.sendsCommand(text) { return error(reason) }
         switch CommandLineParser.parse(text, model: model, templates: templates, queue: state.queue) {
         case .success(.command(let command, let summary)):
             status(summary)

@@ -41,6 +41,11 @@ extension Interaction {
         state.narration.stepped = true
     }
 
+    /// The model's clock went back (a replay seeking back): narration after that moment goes.
+    public mutating func rewound(to time: UInt64) {
+        state.narration.forget(after: time)
+    }
+
     /// The sentence the narration line shows, if it shows one.
     var narrationLine: NarrationEntry? {
         guard state.narration.isOn || (state.paused && state.narration.stepped) else { return nil }

@@ -11,6 +11,12 @@ public struct Interaction: Sendable {
     public var templates: [WorkTemplateInfo]
     /// Mouse handling (off with `--no-mouse`).
     public var mouseEnabled: Bool
+    /// Why the source takes no commands (a recording), nil when it does: the keys and lines that
+    /// would send one say so at once, before asking for a confirmation or a template.
+    public var commandsRefused: String?
+    /// What the next command's receipt must add (operations a confirmed cancel left out because
+    /// they finished while the question was open).
+    var receiptNote: String?
     /// Where the last frame put things.
     public var map = ScreenMap()
     /// The model's clock as last seen: status messages are stamped with it and expire by it
@@ -61,16 +67,9 @@ public struct Interaction: Sendable {
             guard let id = state.selection else { return [] }
             if state.table.tagged.remove(id) == nil { state.table.tagged.insert(id) }
             moveSelection(by: 1, model)
-        case .cancelSelected: return askCancel(model)
-        case .cancelQueue: return askCancelQueue(model)
-        case .toggleSuspend: return toggleSuspend(model)
-        case .raiseConcurrency: return changeMaxConcurrency(by: 1, model)
-        case .lowerConcurrency: return changeMaxConcurrency(by: -1, model)
-        case .addWork:
-            guard !templates.isEmpty else {
-                return error("no work templates registered: the program adds them with monitor.catalog.register")
-            }
-            state.overlay = .picker(row: 0)
+        case .cancelSelected, .cancelQueue, .toggleSuspend, .raiseConcurrency, .lowerConcurrency, .addWork:
+            if let reason = commandsRefused { return error(reason) }
+            return performCommand(action, model)
         case .commandLine: state.input = LineInput(.command)
         case .filter: state.input = LineInput(.filter, text: state.table.filter)
         case .sortLeft, .sortRight:
@@ -154,8 +153,10 @@ public struct Interaction: Sendable {
 
     /// Reports the source's answer to a command in the status line.
     public mutating func commandFinished(_ result: Result<CommandReceipt, CommandError>) {
+        let note = receiptNote
+        receiptNote = nil
         switch result {
-        case .success(let receipt): status(receipt.message)
+        case .success(let receipt): status(receipt.message + (note.map { "; " + $0 } ?? ""))
         case .failure(let failure): state.status = ViewState.StatusLine(failure.message, isError: true, time: clock)
         }
     }

@@ -54,6 +54,16 @@ public struct NarrationState: Sendable, Equatable {
         }
     }
 
+    /// Forgets the entries after `time`: a replay moved back, and they tell of moments not
+    /// reached yet (they come again as the replay plays on).
+    public mutating func forget(after time: UInt64) {
+        guard let keep = entries.lastIndex(where: { $0.time <= time }).map({ $0 + 1 }) ?? (entries.isEmpty ? nil : 0),
+              keep < entries.count else { return }
+        entries.removeSubrange(keep...)
+        if let cursor, cursor >= entries.count { self.cursor = entries.isEmpty ? nil : entries.count - 1 }
+        stepped = false
+    }
+
     /// The newest entry.
     public var latest: NarrationEntry? { entries.last }
 }

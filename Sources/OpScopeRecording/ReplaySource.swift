@@ -59,7 +59,7 @@ public final class ReplaySource: EventSource, PlaybackControllable, @unchecked S
     /// A recording: commands are refused.
     public var sourceInfo: SourceInfo {
         SourceInfo(kind: .recording, program: recording.header.program,
-                   commandsRefused: "this is a recording: the program is not running, so it takes no commands")
+                   commandsRefused: "a recording takes no commands: the program is not running")
     }
 
     /// Refused, with the reason.

@@ -56,6 +56,11 @@ struct CommandTests {
         let effects = dashboard.handle(.character("y"), model: laterModel)
         #expect(effects.command == .cancel(operations: [2, 3, 4, 5, 10]))
         #expect(dashboard.state.status?.text == "1 of them finished meanwhile; cancelling the rest")
+        // The receipt, which replaces that line, still accounts for every operation named.
+        dashboard.commandFinished(.success(CommandReceipt(message: "cancelled #2 #3 #4 #5 #10", operations: [2, 3, 4, 5, 10])))
+        #expect(dashboard.state.status?.text == "cancelled #2 #3 #4 #5 #10; #1 had finished meanwhile")
+        dashboard.commandFinished(.success(CommandReceipt(message: "cancelled #7", operations: [7])))
+        #expect(dashboard.state.status?.text == "cancelled #7", "the note goes with its own command only")
     }
 
     @Test(":suspend, :resume and :max act on the queue they name (2, q2 or its name, any case), else on the selected one")

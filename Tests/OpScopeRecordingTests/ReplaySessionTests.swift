@@ -115,12 +115,60 @@ struct ReplaySessionTests {
         turn(&session, terminal, .character("}"))
         #expect(terminal.text.contains("11 ops"), "\(terminal.text)")
         turn(&session, terminal, .character("s"))
-        #expect(terminal.text.contains("this is a recording"))
+        #expect(terminal.text.contains("a recording takes no commands"))
         turn(&session, terminal, .character(":"))
         terminal.type("seek 0.05")
         turn(&session, terminal, .enter)
         turn(&session, terminal, .character("5"))
         #expect(terminal.text.contains("5 timeline") && terminal.text.contains("▲ 0.1 s"), "\(terminal.text)")
+    }
+
+    @Test("a recording refuses every command key and command line at once: no question first, no complaint about templates")
+    func refusesBeforeAsking() throws {
+        var (session, terminal, _, _) = try start(pipelineScript())
+        turn(&session, terminal, .character("}"))
+        let refusal = "a recording takes no commands"
+        for key: Key in [.character("c"), .character("C"), .character("a"), .character("s"), .character(")"), .character("(")] {
+            turn(&session, terminal, key)
+            #expect(terminal.text.contains(refusal), "after \(key): \(terminal.lines.suffix(2))")
+            #expect(!terminal.text.contains("(y/n)") && !terminal.text.contains("no work templates"), "after \(key)")
+            turn(&session, terminal, .escape)
+        }
+        for line in ["add hang", "cancel 1", "suspend", "max 2"] {
+            turn(&session, terminal, .character(":"))
+            terminal.type(line)
+            turn(&session, terminal, .enter)
+            #expect(terminal.text.contains(refusal) && !terminal.text.contains("unknown template"), ":\(line): \(terminal.lines.suffix(2))")
+        }
+        // Lines that stay on this side still work.
+        turn(&session, terminal, .character(":"))
+        terminal.type("seek 0")
+        turn(&session, terminal, .enter)
+        #expect(terminal.text.contains("0.0 s / "), "\(terminal.lines.suffix(2))")
+    }
+
+    @Test("seeking back forgets the narration of moments not reached yet; playing on tells them again")
+    func narrationAfterSeekingBack() throws {
+        let script = longScript(count: 60, step: 100_000_000)
+        var (session, terminal, source, clock) = try start(script, playing: true)
+        turn(&session, terminal, .character("t"))
+        clock.advance(by: 5_000_000_000)
+        _ = session.step(on: terminal)
+        let late = try #require(session.interaction.state.narration.latest)
+        #expect(late.time > 4_000_000_000, "narrated up to the replay's moment")
+        turn(&session, terminal, .character(":"))
+        terminal.type("seek 1")
+        turn(&session, terminal, .enter)
+        let now = source.now()
+        #expect(now < 3_000_000_000)
+        let entries = session.interaction.state.narration.entries
+        #expect(entries.allSatisfy { $0.time <= now }, "nothing narrated after \(now): \(entries.last.map { "\($0.time) \($0.text)" } ?? "")")
+        #expect(!terminal.text.contains(late.text), "the narration line no longer tells of the later moment")
+        let times = entries.map(\.time)
+        #expect(Set(zip(times, entries.map(\.text)).map { "\($0) \($1)" }).count == entries.count, "no sentence told twice")
+        clock.advance(by: 5_000_000_000)
+        _ = session.step(on: terminal)
+        #expect((session.interaction.state.narration.latest?.time ?? 0) > now, "playing on narrates again")
     }
 }
 

@@ -63,7 +63,7 @@ struct ReplayTerminalTests {
             return numbers.count >= 2 && numbers[0] == numbers[1] && numbers[0] >= 2.9
         }
         tmux.send("1", "s")
-        tmux.wait(for: "a refused command") { $0.contains("this is a recording") }
+        tmux.wait(for: "a refused command") { $0.contains("a recording takes no commands") }
         tmux.send("q")
         let after = tmux.wait(for: "the exit") { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=0"))
