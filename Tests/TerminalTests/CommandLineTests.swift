@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// The command line as a new user meets it, with the real program and no terminal: argument
+/// errors are one line that ends with where the help is, negative numbers get their option's
+/// range message, options that do not apply are refused, and README's examples run as written.
+@Suite("Terminal: the command line", .serialized, .timeLimit(.minutes(3)))
+struct CommandLineTests {
+    private let directory: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("opscope-cli-\(UUID().uuidString.prefix(8))").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// Runs `opscope ARGUMENTS` in `directory` (no shell word splitting: each argument as given);
+    /// returns what it wrote to both outputs and its exit status.
+    private func opscope(_ arguments: [String], timeout: Double = 60) -> (output: String, status: Int32?) {
+        let script = "cd \"$1\" && shift && \"$0\" \"$@\" 2>&1; echo \"EXIT=$?\""
+        let result = ChildProcess.run(["sh", "-c", script, Tmux.opscope, directory] + arguments, timeout: timeout)
+        var lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last == "" { lines.removeLast() }
+        guard let last = lines.last, last.hasPrefix("EXIT=") else { return (result.output, nil) }
+        return (lines.dropLast().joined(separator: "\n"), Int32(last.dropFirst(5)))
+    }
+
+    private func opscope(_ arguments: String) -> (output: String, status: Int32?) {
+        opscope(arguments.split(separator: " ").map(String.init))
+    }
+
+    /// A short recording of the pipeline demo, in `directory`.
+    private func recording() -> String {
+        let file = directory + "/run.jsonl"
+        let recorded = opscope("record pipeline \(file) --for 0.5")
+        #expect(recorded.status == 0, "\(recorded.output)")
+        return file
+    }
+
+    /// One line, exit status 2, holding `message`.
+    private func expectRefusal(_ result: (output: String, status: Int32?), _ message: String, _ command: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 2, "\(command): \(result.output)", sourceLocation: sourceLocation)
+        #expect(result.output.hasPrefix("opscope: ") && result.output.contains(message), "\(command): \(result.output)",
+                sourceLocation: sourceLocation)
+        #expect(result.output.split(separator: "\n").count == 1, "\(command): one line: \(result.output)", sourceLocation: sourceLocation)
+    }
+
+    /// The repository's README.md.
+    private static func readme() throws -> String {
+        try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+    }
+
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// The first fenced block of `language` after `heading` in `text`, without its fences.
+    private static func codeBlock(_ language: String, after heading: String, in text: String) throws -> [String] {
+        let section = try #require(text.range(of: heading), "README has no \(heading)")
+        let start = try #require(text.range(of: "```\(language)\n", range: section.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        return text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test("README's record-and-replay example runs as written (without a terminal: record, report, export)")
+    func readmeRecordExample() throws {
+        let lines = try Self.codeBlock("sh", after: "## Record and replay", in: Self.readme())
+        var ran = 0
+        for line in lines {
+            let command = line.split(separator: "#", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let words = command.split(separator: " ").map(String.init)
+            // The dashboard commands need a terminal; the others are run in order.
+            guard words.first == "opscope", let subcommand = words.dropFirst().first, ["record", "report", "export"].contains(subcommand)
+            else { continue }
+            let result = opscope(Array(words.dropFirst()))
+            // 1: the report holds a problem (the stuck demo); 0 otherwise.
+            #expect(result.status == 0 || result.status == 1, "\(command): \(result.output.prefix(300))")
+            #expect(!result.output.hasPrefix("opscope: "), "\(command): \(result.output.prefix(300))")
+            ran += 1
+        }
+        #expect(ran >= 4, "the example's record, report and export lines: \(lines)")
+    }
+
+    @Test("README's embedding example is Demos/Embedding/main.swift, line for line (which a test builds and runs)")
+    func embeddingExample() throws {
+        let snippet = try Self.codeBlock("swift", after: "## Embedding in your program", in: Self.readme())
+        let source = try String(contentsOfFile: Self.root + "/Demos/Embedding/main.swift", encoding: .utf8)
+        var program = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).drop { $0.hasPrefix("//") }
+        while program.last == "" { program.removeLast() }
+        #expect(Array(program) == snippet)
+    }
+}
