@@ -6,8 +6,9 @@ import Glibc
 
 // Errors are one line and exit status 2 (ArgumentParser's own default would be 64 and a usage
 // block); --help still prints the full help and exits 0.
+let arguments = CommandLineArguments.joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
 do {
-    var command = try OpScopeCommand.parseAsRoot()
+    var command = try OpScopeCommand.parseAsRoot(arguments)
     try command.run()
 } catch let exit as ExitCode {
     Glibc.exit(exit.rawValue)

@@ -87,4 +87,34 @@ struct CommandLineTests {
         while program.last == "" { program.removeLast() }
         #expect(Array(program) == snippet)
     }
+
+    @Test("a negative number after a numeric option is that option's value, refused with its range message, in every subcommand")
+    func negativeNumbers() {
+        let file = recording()
+        let cases: [(String, String)] = [
+            ("report \(file) --at -1", "--at must be 0 or more seconds, got -1.0"),
+            ("report \(file) --at -inf", "--at must be 0 or more seconds, got -inf"),
+            ("export \(file) --format json --at -1", "--at must be 0 or more seconds, got -1.0"),
+            ("report stuck --after -1", "--after must be between 0 and 3600 seconds, got -1.0"),
+            ("report stuck --speed -0.5", "--speed must be between 0.05 and 20, got -0.5"),
+            ("report stuck --seed -1", "The value '-1' is invalid for '--seed <seed>'"),
+            ("demo --seed -1 --list", "The value '-1' is invalid for '--seed <seed>'"),
+            ("--seed -1 --list", "The value '-1' is invalid for '--seed <seed>'"),
+            ("demo --fps -1", "--fps must be between 1 and 120, got -1"),
+            ("demo --speed -2", "--speed must be between 0.05 and 20, got -2.0"),
+            ("record pipeline \(directory)/x.jsonl --for -1", "--for must be between 0.1 and 3600 seconds, got -1.0"),
+            ("record pipeline \(directory)/x.jsonl --speed -1", "--speed must be between 0.05 and 20, got -1.0"),
+            ("record pipeline \(directory)/x.jsonl --seed -1", "The value '-1' is invalid for '--seed <seed>'"),
+            ("replay \(file) --speed -1", "--speed must be between 0.1 and 64, got -1.0"),
+            ("replay \(file) --fps -1", "--fps must be between 1 and 120, got -1"),
+            ("attach --fps -1", "--fps must be between 1 and 120, got -1"),
+        ]
+        for (command, message) in cases {
+            let result = opscope(command)
+            expectRefusal(result, message, command)
+            #expect(!result.output.contains("Missing value"), "\(command): \(result.output)")
+        }
+        // An option still missing its value says so.
+        expectRefusal(opscope("report \(file) --at"), "Missing value for '--at <at>'", "--at without a value")
+    }
 }
