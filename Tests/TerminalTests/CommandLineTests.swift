@@ -117,4 +117,35 @@ struct CommandLineTests {
         // An option still missing its value says so.
         expectRefusal(opscope("report \(file) --at"), "Missing value for '--at <at>'", "--at without a value")
     }
+
+    @Test("argument errors end with where the help is: opscope --help, or the subcommand's", arguments: [
+        ("--bogus", "Unknown option '--bogus'; see 'opscope --help'"),
+        ("--fps 0", "--fps must be between 1 and 120, got 0; see 'opscope --help'"),
+        ("demo --bogus", "Unknown option '--bogus'; see 'opscope demo --help'"),
+        ("report stuck --bogus", "Unknown option '--bogus'; see 'opscope report --help'"),
+        ("report stuck --after abc", "The value 'abc' is invalid for '--after <after>'; see 'opscope report --help'"),
+        ("record stuck x.jsonl --for abc", "The value 'abc' is invalid for '--for <for>'; see 'opscope record --help'"),
+        ("export x.jsonl", "Missing expected argument '--format <format>'; see 'opscope export --help'"),
+        // A message that names a command to run already says what to do.
+        ("demo nope", "unknown demo 'nope'; known: tour, pipeline, serial-async, async-right-wrong, stuck, priorities, cancellation (opscope demo --list)"),
+    ])
+    func helpPointers(command: String, message: String) {
+        let result = opscope(command)
+        expectRefusal(result, message, command)
+        #expect(result.output.hasSuffix(message), "\(command): \(result.output)")
+    }
+
+    @Test("opscope help NAME: an unknown subcommand is an error listing the real ones; known ones print their help")
+    func helpTopics() {
+        expectRefusal(opscope("help nosuch"),
+                      "opscope: no subcommand 'nosuch'; the subcommands: demo, report, record, replay, export, attach (opscope help SUBCOMMAND)",
+                      "help nosuch")
+        expectRefusal(opscope("help report nosuch"), "'opscope report' has no subcommands", "help report nosuch")
+        let report = opscope("help report")
+        #expect(report.status == 0 && report.output.contains("USAGE: opscope report"), "\(report.output.prefix(300))")
+        let top = opscope("help")
+        #expect(top.status == 0 && top.output.contains("SUBCOMMANDS:"), "\(top.output.prefix(300))")
+        let help = opscope("record --help")
+        #expect(help.status == 0 && help.output.contains("USAGE: opscope record"), "\(help.output.prefix(300))")
+    }
 }
