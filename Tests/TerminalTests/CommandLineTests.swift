@@ -148,4 +148,16 @@ struct CommandLineTests {
         let help = opscope("record --help")
         #expect(help.status == 0 && help.output.contains("USAGE: opscope record"), "\(help.output.prefix(300))")
     }
+
+    @Test("replay without a terminal suggests the report of that file, not of a demo")
+    func replayWithoutTerminal() {
+        let file = recording()
+        let result = opscope(["replay", file])
+        expectRefusal(result, "standard output is not a terminal", "replay")
+        #expect(result.output.contains("(for a report, try: opscope report \(file) --json)"), "\(result.output)")
+        #expect(!result.output.contains("DEMO"), "\(result.output)")
+        let spaced = directory + "/my run.jsonl"
+        try? FileManager.default.copyItem(atPath: file, toPath: spaced)
+        #expect(opscope(["replay", spaced]).output.contains("try: opscope report '\(spaced)' --json)"))
+    }
 }
