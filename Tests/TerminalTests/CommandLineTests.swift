@@ -160,4 +160,16 @@ struct CommandLineTests {
         try? FileManager.default.copyItem(atPath: file, toPath: spaced)
         #expect(opscope(["replay", spaced]).output.contains("try: opscope report '\(spaced)' --json)"))
     }
+
+    @Test("--after with a recording or --attach is refused and points to --at, as --at with a demo is")
+    func afterWithRecording() {
+        let file = recording()
+        expectRefusal(opscope("report \(file) --after 5"), "--after applies to a demo; a recording file is reported --at SECONDS",
+                      "report FILE --after")
+        expectRefusal(opscope("report --attach 1 --after 5"), "--after applies to a demo; a running program is reported as it is now",
+                      "report --attach --after")
+        expectRefusal(opscope("report stuck --at 1"), "--at applies to a recording file; a demo runs --after SECONDS", "report DEMO --at")
+        let atStart = opscope("report \(file) --at 0 --json")
+        #expect(atStart.status == 0 && atStart.output.contains("\"operations\""), "\(atStart.output.prefix(300))")
+    }
 }
