@@ -172,4 +172,13 @@ struct CommandLineTests {
         let atStart = opscope("report \(file) --at 0 --json")
         #expect(atStart.status == 0 && atStart.output.contains("\"operations\""), "\(atStart.output.prefix(300))")
     }
+
+    @Test("a directory given as a recording: one line saying so, no line number, exit status 2")
+    func directoryAsRecording() {
+        for command in ["report \(directory)", "replay \(directory)", "export \(directory) --format perfetto"] {
+            let result = opscope(command)
+            expectRefusal(result, "opscope: \(directory): is a directory, not a recording", command)
+            #expect(!result.output.contains(":1:"), "\(command): \(result.output)")
+        }
+    }
 }
