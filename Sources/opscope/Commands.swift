@@ -82,8 +82,8 @@ struct ReportCommand: ParsableCommand {
     var at: Double?
 
     // `.unconditional`: `--after -1` is a bad duration to explain, not a missing value.
-    @Option(parsing: .unconditional, help: "Seconds to run before reporting (0-3600).")
-    var after = 2.0
+    @Option(parsing: .unconditional, help: "Seconds to run a demo before reporting (0-3600, default 2).")
+    var after: Double?
 
     @Option(help: "text, json (the schema is in README.md), dot (Graphviz) or mermaid: the dependency graph.")
     var format: Format?
@@ -104,6 +104,7 @@ struct ReportCommand: ParsableCommand {
         if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for two outputs; give one") }
         if attach != nil {
             guard demo == nil else { throw ValidationError("give a demo or --attach, not both") }
+            guard after == nil else { throw ValidationError("--after applies to a demo; a running program is reported as it is now") }
             guard output == .text || output == .json else { throw ValidationError("--attach reports as text or json; for the graph, attach and press g, or record and export") }
             return
         }
@@ -112,13 +113,16 @@ struct ReportCommand: ParsableCommand {
             guard output == .text || output == .json else {
                 throw ValidationError("a recording's graph is exported with: opscope export \(demo) --format \(output.rawValue)")
             }
+            guard after == nil else { throw ValidationError("--after applies to a demo; a recording file is reported --at SECONDS") }
             return
         }
         guard at == nil else { throw ValidationError("--at applies to a recording file; a demo runs --after SECONDS") }
         guard Demo.named(demo) != nil else {
             throw ValidationError("unknown demo '\(demo)'; known: \(Demo.all.map(\.name).joined(separator: ", "))")
         }
-        guard after.isFinite, (0...3_600).contains(after) else { throw ValidationError("--after must be between 0 and 3600 seconds, got \(after)") }
+        if let after, !(after.isFinite && (0...3_600).contains(after)) {
+            throw ValidationError("--after must be between 0 and 3600 seconds, got \(after)")
+        }
         guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
     }
 
@@ -127,7 +131,7 @@ struct ReportCommand: ParsableCommand {
         if let demo, RecordingInput.isFile(demo) { return try RecordingInput.report(demo, at: at, json: output == .json) }
         let monitor = OperationMonitor()
         let handle = Demo.named(demo!)!.start(monitor, Pace(speed: speed, seed: seed))
-        let model = OpScopeDashboard.model(of: monitor, for: after, configuration: DisplayOptions.modelConfiguration(speed: speed))
+        let model = OpScopeDashboard.model(of: monitor, for: after ?? 2, configuration: DisplayOptions.modelConfiguration(speed: speed))
         handle.stop()
         let report = model.report()
         switch output {

@@ -9,6 +9,11 @@ import OpScopeDemos
 enum RecordingInput {
     /// Opens and indexes the recording at `path`.
     static func open(_ path: String, configuration: ModelConfiguration = ModelConfiguration()) throws -> Recording {
+        // Read as a file, a directory fails on its first line ("/tmp:1: cannot read").
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ValidationError("\(path): is a directory, not a recording; name a recording file (opscope record DEMO FILE makes one)")
+        }
         let recording: Recording
         do {
             recording = try Recording.open(path: path, configuration: configuration)

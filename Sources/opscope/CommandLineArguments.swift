@@ -1,0 +1,82 @@
+import ArgumentParser
+
+/// The command line before and around ArgumentParser: negative numbers as values, `help` with a
+/// subcommand that does not exist, and the pointer to the help that ends an argument error.
+enum CommandLineArguments {
+    /// The options whose value is a number that may be written negative (to be refused with the
+    /// option's own range message), in every subcommand: `--at`, `--after`, `--for`, `--speed`,
+    /// `--seed`, `--fps`.
+    static let numericOptions: Set<String> = ["--at", "--after", "--for", "--speed", "--seed", "--fps"]
+
+    /// `--at -1` as `--at=-1`: ArgumentParser reads a word that starts with `-` as an option, so
+    /// a negative number after an option was "Missing value"; joined, it is the option's value
+    /// and its range check explains it. Nothing after `--` is touched.
+    static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" {
+                result += arguments[index...]
+                break
+            }
+            if numericOptions.contains(argument), index + 1 < arguments.count, isNegativeNumber(arguments[index + 1]) {
+                result.append(argument + "=" + arguments[index + 1])
+                index += 2
+            } else {
+                result.append(argument)
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// True for `-1`, `-0.5`, `-1e3`, `-inf`, `-nan`: a minus sign, then what a `Double` reads.
+    static func isNegativeNumber(_ word: String) -> Bool {
+        guard word.hasPrefix("-") else { return false }
+        let rest = word.dropFirst()
+        guard let first = rest.first, first != "-", first != "+" else { return false }
+        return Double(rest) != nil
+    }
+
+    /// For `opscope help TOPIC…` naming a subcommand that does not exist, the one-line error
+    /// (ArgumentParser would print the top-level help and exit 0); nil otherwise.
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.first == "help" else { return nil }
+        var subcommands = OpScopeCommand.configuration.subcommands
+        var path = OpScopeCommand._commandName
+        for topic in arguments.dropFirst() where !topic.hasPrefix("-") {
+            // ArgumentParser's own `help` is a subcommand of the root that is not listed.
+            if path == OpScopeCommand._commandName, topic == "help" { return nil }
+            guard let next = subcommands.first(where: { $0._commandName == topic }) else {
+                if subcommands.isEmpty { return "'\(path)' has no subcommands, so no help for '\(topic)'; see '\(path) --help'" }
+                let names = subcommands.map { $0._commandName }.joined(separator: ", ")
+                return "no subcommand '\(topic)'; the subcommands: \(names) (\(path) help SUBCOMMAND)"
+            }
+            subcommands = next.configuration.subcommands
+            path += " " + topic
+        }
+        return nil
+    }
+
+    /// An argument error as the one line `opscope` prints: the first line of ArgumentParser's
+    /// message, and where the help is (`opscope --help`, or the subcommand's) unless the message
+    /// already names a command to run.
+    static func message(for error: any Error, arguments: [String]) -> String {
+        let message = OpScopeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        guard !message.contains("opscope ") else { return message }
+        return message + "; see '\(helpCommand(for: error, arguments: arguments))'"
+    }
+
+    /// The help for the command the error is about, as ArgumentParser's usage names it
+    /// ("See 'opscope report --help' for more information."); `opscope --help` when no
+    /// subcommand was named (the default one's options are listed there too).
+    static func helpCommand(for error: any Error, arguments: [String]) -> String {
+        let named = OpScopeCommand.configuration.subcommands.contains { $0._commandName == arguments.first }
+        guard named else { return "opscope --help" }
+        let full = OpScopeCommand.fullMessage(for: error)
+        guard let start = full.range(of: "See '", options: .backwards),
+              let end = full[start.upperBound...].range(of: "' for more information") else { return "opscope --help" }
+        return String(full[start.upperBound..<end.lowerBound])
+    }
+}

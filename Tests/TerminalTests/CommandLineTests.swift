@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+/// The command line as a new user meets it, with the real program and no terminal: argument
+/// errors are one line that ends with where the help is, negative numbers get their option's
+/// range message, options that do not apply are refused, and README's examples run as written.
+@Suite("Terminal: the command line", .serialized, .timeLimit(.minutes(3)))
+struct CommandLineTests {
+    private let directory: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("opscope-cli-\(UUID().uuidString.prefix(8))").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// Runs `opscope ARGUMENTS` in `directory` (no shell word splitting: each argument as given);
+    /// returns what it wrote to both outputs and its exit status.
+    private func opscope(_ arguments: [String], timeout: Double = 60) -> (output: String, status: Int32?) {
+        let script = "cd \"$1\" && shift && \"$0\" \"$@\" 2>&1; echo \"EXIT=$?\""
+        let result = ChildProcess.run(["sh", "-c", script, Tmux.opscope, directory] + arguments, timeout: timeout)
+        var lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last == "" { lines.removeLast() }
+        guard let last = lines.last, last.hasPrefix("EXIT=") else { return (result.output, nil) }
+        return (lines.dropLast().joined(separator: "\n"), Int32(last.dropFirst(5)))
+    }
+
+    private func opscope(_ arguments: String) -> (output: String, status: Int32?) {
+        opscope(arguments.split(separator: " ").map(String.init))
+    }
+
+    /// A short recording of the pipeline demo, in `directory`.
+    private func recording() -> String {
+        let file = directory + "/run.jsonl"
+        let recorded = opscope("record pipeline \(file) --for 0.5")
+        #expect(recorded.status == 0, "\(recorded.output)")
+        return file
+    }
+
+    /// One line, exit status 2, holding `message`.
+    private func expectRefusal(_ result: (output: String, status: Int32?), _ message: String, _ command: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 2, "\(command): \(result.output)", sourceLocation: sourceLocation)
+        #expect(result.output.hasPrefix("opscope: ") && result.output.contains(message), "\(command): \(result.output)",
+                sourceLocation: sourceLocation)
+        #expect(result.output.split(separator: "\n").count == 1, "\(command): one line: \(result.output)", sourceLocation: sourceLocation)
+    }
+
+    /// The repository's README.md.
+    private static func readme() throws -> String {
+        try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+    }
+
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// The first fenced block of `language` after `heading` in `text`, without its fences.
+    private static func codeBlock(_ language: String, after heading: String, in text: String) throws -> [String] {
+        let section = try #require(text.range(of: heading), "README has no \(heading)")
+        let start = try #require(text.range(of: "```\(language)\n", range: section.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        return text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test("README's record-and-replay example runs as written (without a terminal: record, report, export)")
+    func readmeRecordExample() throws {
+        let lines = try Self.codeBlock("sh", after: "## Record and replay", in: Self.readme())
+        var ran = 0
+        for line in lines {
+            let command = line.split(separator: "#", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let words = command.split(separator: " ").map(String.init)
+            // The dashboard commands need a terminal; the others are run in order.
+            guard words.first == "opscope", let subcommand = words.dropFirst().first, ["record", "report", "export"].contains(subcommand)
+            else { continue }
+            let result = opscope(Array(words.dropFirst()))
+            // 1: the report holds a problem (the stuck demo); 0 otherwise.
+            #expect(result.status == 0 || result.status == 1, "\(command): \(result.output.prefix(300))")
+            #expect(!result.output.hasPrefix("opscope: "), "\(command): \(result.output.prefix(300))")
+            ran += 1
+        }
+        #expect(ran >= 4, "the example's record, report and export lines: \(lines)")
+    }
+
+    @Test("README's embedding example is Demos/Embedding/main.swift, line for line (which a test builds and runs)")
+    func embeddingExample() throws {
+        let snippet = try Self.codeBlock("swift", after: "## Embedding in your program", in: Self.readme())
+        let source = try String(contentsOfFile: Self.root + "/Demos/Embedding/main.swift", encoding: .utf8)
+        var program = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).drop { $0.hasPrefix("//") }
+        while program.last == "" { program.removeLast() }
+        #expect(Array(program) == snippet)
+    }
+
+    @Test("a negative number after a numeric option is that option's value, refused with its range message, in every subcommand")
+    func negativeNumbers() {
+        let file = recording()
+        let cases: [(String, String)] = [
+            ("report \(file) --at -1", "--at must be 0 or more seconds, got -1.0"),
+            ("report \(file) --at -inf", "--at must be 0 or more seconds, got -inf"),
+            ("export \(file) --format json --at -1", "--at must be 0 or more seconds, got -1.0"),
+            ("report stuck --after -1", "--after must be between 0 and 3600 seconds, got -1.0"),
+            ("report stuck --speed -0.5", "--speed must be between 0.05 and 20, got -0.5"),
+            ("report stuck --seed -1", "The value '-1' is invalid for '--seed <seed>'"),
+            ("demo --seed -1 --list", "The value '-1' is invalid for '--seed <seed>'"),
+            ("--seed -1 --list", "The value '-1' is invalid for '--seed <seed>'"),
+            ("demo --fps -1", "--fps must be between 1 and 120, got -1"),
+            ("demo --speed -2", "--speed must be between 0.05 and 20, got -2.0"),
+            ("record pipeline \(directory)/x.jsonl --for -1", "--for must be between 0.1 and 3600 seconds, got -1.0"),
+            ("record pipeline \(directory)/x.jsonl --speed -1", "--speed must be between 0.05 and 20, got -1.0"),
+            ("record pipeline \(directory)/x.jsonl --seed -1", "The value '-1' is invalid for '--seed <seed>'"),
+            ("replay \(file) --speed -1", "--speed must be between 0.1 and 64, got -1.0"),
+            ("replay \(file) --fps -1", "--fps must be between 1 and 120, got -1"),
+            ("attach --fps -1", "--fps must be between 1 and 120, got -1"),
+        ]
+        for (command, message) in cases {
+            let result = opscope(command)
+            expectRefusal(result, message, command)
+            #expect(!result.output.contains("Missing value"), "\(command): \(result.output)")
+        }
+        // An option still missing its value says so.
+        expectRefusal(opscope("report \(file) --at"), "Missing value for '--at <at>'", "--at without a value")
+    }
+
+    @Test("argument errors end with where the help is: opscope --help, or the subcommand's", arguments: [
+        ("--bogus", "Unknown option '--bogus'; see 'opscope --help'"),
+        ("--fps 0", "--fps must be between 1 and 120, got 0; see 'opscope --help'"),
+        ("demo --bogus", "Unknown option '--bogus'; see 'opscope demo --help'"),
+        ("report stuck --bogus", "Unknown option '--bogus'; see 'opscope report --help'"),
+        ("report stuck --after abc", "The value 'abc' is invalid for '--after <after>'; see 'opscope report --help'"),
+        ("record stuck x.jsonl --for abc", "The value 'abc' is invalid for '--for <for>'; see 'opscope record --help'"),
+        ("export x.jsonl", "Missing expected argument '--format <format>'; see 'opscope export --help'"),
+        // A message that names a command to run already says what to do.
+        ("demo nope", "unknown demo 'nope'; known: tour, pipeline, serial-async, async-right-wrong, stuck, priorities, cancellation (opscope demo --list)"),
+    ])
+    func helpPointers(command: String, message: String) {
+        let result = opscope(command)
+        expectRefusal(result, message, command)
+        #expect(result.output.hasSuffix(message), "\(command): \(result.output)")
+    }
+
+    @Test("opscope help NAME: an unknown subcommand is an error listing the real ones; known ones print their help")
+    func helpTopics() {
+        expectRefusal(opscope("help nosuch"),
+                      "opscope: no subcommand 'nosuch'; the subcommands: demo, report, record, replay, export, attach (opscope help SUBCOMMAND)",
+                      "help nosuch")
+        expectRefusal(opscope("help report nosuch"), "'opscope report' has no subcommands", "help report nosuch")
+        let report = opscope("help report")
+        #expect(report.status == 0 && report.output.contains("USAGE: opscope report"), "\(report.output.prefix(300))")
+        let top = opscope("help")
+        #expect(top.status == 0 && top.output.contains("SUBCOMMANDS:"), "\(top.output.prefix(300))")
+        let help = opscope("record --help")
+        #expect(help.status == 0 && help.output.contains("USAGE: opscope record"), "\(help.output.prefix(300))")
+    }
+
+    @Test("replay without a terminal suggests the report of that file, not of a demo")
+    func replayWithoutTerminal() {
+        let file = recording()
+        let result = opscope(["replay", file])
+        expectRefusal(result, "standard output is not a terminal", "replay")
+        #expect(result.output.contains("(for a report, try: opscope report \(file) --json)"), "\(result.output)")
+        #expect(!result.output.contains("DEMO"), "\(result.output)")
+        let spaced = directory + "/my run.jsonl"
+        try? FileManager.default.copyItem(atPath: file, toPath: spaced)
+        #expect(opscope(["replay", spaced]).output.contains("try: opscope report '\(spaced)' --json)"))
+    }
+
+    @Test("--after with a recording or --attach is refused and points to --at, as --at with a demo is")
+    func afterWithRecording() {
+        let file = recording()
+        expectRefusal(opscope("report \(file) --after 5"), "--after applies to a demo; a recording file is reported --at SECONDS",
+                      "report FILE --after")
+        expectRefusal(opscope("report --attach 1 --after 5"), "--after applies to a demo; a running program is reported as it is now",
+                      "report --attach --after")
+        expectRefusal(opscope("report stuck --at 1"), "--at applies to a recording file; a demo runs --after SECONDS", "report DEMO --at")
+        let atStart = opscope("report \(file) --at 0 --json")
+        #expect(atStart.status == 0 && atStart.output.contains("\"operations\""), "\(atStart.output.prefix(300))")
+    }
+
+    @Test("a directory given as a recording: one line saying so, no line number, exit status 2")
+    func directoryAsRecording() {
+        for command in ["report \(directory)", "replay \(directory)", "export \(directory) --format perfetto"] {
+            let result = opscope(command)
+            expectRefusal(result, "opscope: \(directory): is a directory, not a recording", command)
+            #expect(!result.output.contains(":1:"), "\(command): \(result.output)")
+        }
+    }
+}
