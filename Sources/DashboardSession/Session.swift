@@ -79,6 +79,8 @@ public struct Session {
         let sourceStatus = source.sourceInfo.status
         if sourceStatus != interaction.state.sourceStatus {
             interaction.state.sourceStatus = sourceStatus
+            // The source going down outdates what the status line said (it shows this instead).
+            if sourceStatus != nil { interaction.state.status = nil }
             dirty = true
         }
         var narrated: [MonitorEvent]? = frozen == nil && interaction.wantsNarration ? [] : nil
