@@ -16,7 +16,7 @@ public struct Session {
     /// The view state and the rules of input.
     public private(set) var interaction: Interaction
     /// Frames from model and view state.
-    public let composer: FrameComposer
+    public private(set) var composer: FrameComposer
     private let options: SessionOptions
     /// The source's playback, when it is a recording: its timeline is shown and followed.
     private let replay: (any PlaybackControllable)?
@@ -32,6 +32,8 @@ public struct Session {
     private var lastFrame: UInt64 = 0
     private var lastClockTick: UInt64 = 0
     private var lastActivity: UInt64 = 0
+    /// The program the source named when last looked at (with whether it took commands).
+    private var sourceProgram: (name: String, commandsRefused: String?)
 
     /// A session on `source`, subscribed as the dashboard.
     public init(source: any EventSource, options: SessionOptions = SessionOptions()) {
@@ -42,7 +44,10 @@ public struct Session {
         interaction = Interaction(templates: source.workTemplates, mouseEnabled: options.mouse)
         interaction.commandsRefused = source.sourceInfo.commandsRefused
         interaction.state.narration.isOn = options.narration
-        composer = FrameComposer(theme: Theme(unicode: options.unicode, color: options.color), caption: options.caption)
+        let info = source.sourceInfo
+        sourceProgram = (info.program, info.commandsRefused)
+        composer = FrameComposer(theme: Theme(unicode: options.unicode, color: options.color),
+                                 caption: options.sourceCaption?(info) ?? options.caption)
     }
 
     /// The model on screen: the live one, or the one frozen when the display was paused.
@@ -77,10 +82,16 @@ public struct Session {
         let now = source.now()
         // A remote program that exited: say so, and keep its last state as it was (the model's
         // clock stands still until the source delivers again).
-        let sourceStatus = source.sourceInfo.status
+        let info = source.sourceInfo
+        let sourceStatus = info.status
         if sourceStatus != interaction.state.sourceStatus {
             interaction.state.sourceStatus = sourceStatus
+            // The source going down outdates what the status line said (it shows this instead).
+            if sourceStatus != nil { interaction.state.status = nil }
             dirty = true
+        }
+        if info.program != sourceProgram.name || info.commandsRefused != sourceProgram.commandsRefused {
+            sourceChanged(info)
         }
         var narrated: [MonitorEvent]? = frozen == nil && interaction.wantsNarration ? [] : nil
         let clockBefore = ingest.model.now
@@ -113,6 +124,21 @@ public struct Session {
             draw(on: surface, now: now)
         }
         return nil
+    }
+
+    /// The source names another program (a remote source reconnected to a different one at the
+    /// same socket): the caption and the templates follow, and the status line says so.
+    private mutating func sourceChanged(_ info: SourceInfo) {
+        if info.program != sourceProgram.name {
+            // Stamped with the source's clock: the interaction's is a key press old, and the
+            // model's stood still while the source was down (the message would expire at once).
+            interaction.state.status = ViewState.StatusLine("a different program now: \(info.program), was \(sourceProgram.name)",
+                                                            time: source.now())
+        }
+        sourceProgram = (info.program, info.commandsRefused)
+        if let caption = options.sourceCaption { composer.caption = caption(info) }
+        interaction.templates = source.workTemplates
+        dirty = true
     }
 
     /// How long the loop may wait for input before the next look at the events: short while

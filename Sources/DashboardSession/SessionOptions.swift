@@ -1,4 +1,5 @@
 import DashboardModel
+import OperationEvents
 
 /// How a dashboard session looks and behaves; the `opscope` command's flags map onto these.
 public struct SessionOptions: Sendable {
@@ -12,6 +13,10 @@ public struct SessionOptions: Sendable {
     public var framesPerSecond = 30
     /// The line under the title (a demo's lesson).
     public var caption = ""
+    /// The caption made from what the source says about itself, for a source whose program can
+    /// change (a remote source that reconnected to another program at the same socket): asked
+    /// at the start and again whenever the source names another program. Nil: `caption` stays.
+    public var sourceCaption: (@Sendable (SourceInfo) -> String)?
     /// Narrate each state change in a line under the panes (on in demos; `t` toggles it).
     public var narration = false
     /// Retention and warning thresholds of the dashboard's model.

@@ -226,6 +226,9 @@ public struct FrameComposer: Sendable {
         if let status = state.status, status.isShown(at: model.now) {
             buffer.write(TextWrap.fit(theme.text(status.text), width: area.width), x: area.x, y: area.y,
                          style: status.isError ? theme.error : .plain, clip: area)
+        } else if let source = state.sourceStatus {
+            // Also here, not only in the title: a narrow title drops its badges for the caption.
+            buffer.write(TextWrap.fit(theme.text(source), width: area.width), x: area.x, y: area.y, style: theme.error, clip: area)
         } else if !state.table.tagged.isEmpty {
             buffer.write("\(state.table.tagged.count) tagged: c cancels them, Esc clears", x: area.x, y: area.y,
                          style: theme.dim, clip: area)

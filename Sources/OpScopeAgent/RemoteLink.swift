@@ -78,6 +78,12 @@ final class RemoteLink: @unchecked Sendable {
         return connections
     }
 
+    var currentWelcomeAndStatus: (WelcomeMessage, LinkStatus) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (welcome, status)
+    }
+
     var currentWelcome: WelcomeMessage {
         lock.lock()
         defer { lock.unlock() }
@@ -158,12 +164,6 @@ final class RemoteLink: @unchecked Sendable {
     }
 
     /// One line for the dashboard while the link is down.
-    var statusText: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return Self.text(of: status)
-    }
-
     static func text(of status: LinkStatus) -> String? {
         switch status {
         case .connected: nil

@@ -38,9 +38,17 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
     /// What the dashboard shows about the source: remote, the program and its pid, whether it
     /// takes commands, and while the connection is down, that it is.
     public var sourceInfo: SourceInfo {
-        let welcome = primary.currentWelcome
+        // One look at the link: a reconnection changes the program and the status together.
+        let (welcome, status) = primary.currentWelcomeAndStatus
         return SourceInfo(kind: .remote, program: "\(welcome.program) (pid \(welcome.processID))",
-                          commandsRefused: welcome.commandsRefused, status: primary.statusText)
+                          commandsRefused: welcome.commandsRefused, status: RemoteLink.text(of: status))
+    }
+
+    /// The dashboard's caption for an attached program: `attached to NAME (pid N)`, with
+    /// `, read-only` when its agent refuses commands. Made from `sourceInfo` each time it names
+    /// another program, so that it follows a reconnection to another program at the same socket.
+    @Sendable public static func caption(_ info: SourceInfo) -> String {
+        "attached to \(info.program)\(info.commandsRefused == nil ? "" : ", read-only")"
     }
 
     /// Whether the connection is up; when it is not, whether it is being made again.

@@ -56,8 +56,9 @@ struct AttachCommand: ParsableCommand {
         options.color = !noColor
         options.mouse = !noMouse
         options.framesPerSecond = fps
-        let welcome = remote.welcome
-        options.caption = "attached to \(welcome.program) (pid \(welcome.processID))\(welcome.commandsRefused == nil ? "" : ", read-only")"
+        // From the source, not from the first welcome: after a reconnection the socket may serve
+        // another program, and the title must name the one shown.
+        options.sourceCaption = RemoteSource.caption
         let ending: OpScopeAttach.Ending
         do {
             ending = try OpScopeAttach.run(remote, options: options)

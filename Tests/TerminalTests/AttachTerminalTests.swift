@@ -109,6 +109,45 @@ struct AttachTerminalTests {
         #expect(after.contains("EXIT=0"))
     }
 
+    @Test("80 columns, SIGINT to the demo: the console's status line says so without a key; another demo at the socket is named in the title")
+    func interruptedThenAnotherProgram() throws {
+        let runtime = Runtime()
+        let socket = runtime.path + "/s1.sock"
+        let first = Tmux("\(Tmux.opscope) demo stuck --serve --socket \(socket)")
+        first.wait(for: "the serving demo") { $0.contains("attach from another terminal: opscope attach \(socket)") }
+        guard let firstPID = first.programPID() else {
+            Issue.record("no demo pid")
+            return
+        }
+        // 80 columns: the title has no room for the source's status beside the caption and the
+        // warnings, so the status line must say it.
+        let console = Tmux("\(Tmux.opscope) attach \(socket)", width: 80, height: 30)
+        console.wait(for: "the dashboard") { $0.contains("attached to stuck (pid \(firstPID))") && $0.contains("q2 paused") }
+        // Ctrl-C, to the demo alone (C-c in the pane would also end the pane's shell).
+        Tmux.run(["kill", "-INT", "\(firstPID)"])
+        first.wait(for: "the demo's exit") { $0.contains("removed") && $0.contains("EXIT=0") }
+        let exited = console.wait(for: "program exited in the status line, no key pressed") { screen in
+            let lines = screen.split(separator: "\n")
+            return lines.contains { $0.hasPrefix("program exited — last state kept, reconnecting…") } && screen.contains("q2 paused")
+        }
+        #expect(exited.contains("q2 paused"))
+        let second = Tmux("\(Tmux.opscope) demo pipeline --serve --socket \(socket)")
+        second.wait(for: "the second demo") { $0.contains("attach from another terminal") }
+        guard let secondPID = second.programPID() else {
+            Issue.record("no second demo pid")
+            return
+        }
+        let reconnected = console.wait(for: "the title naming the second demo") { screen in
+            screen.contains("attached to pipeline (pid \(secondPID))") && screen.contains("q3 ui")
+        }
+        #expect(!reconnected.contains("attached to stuck"), "\(reconnected)")
+        #expect(!reconnected.contains("program exited"), "\(reconnected)")
+        console.send("q")
+        let after = console.wait(for: "the console's exit") { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"))
+        expectSaneTerminal(after)
+    }
+
     @Test("attach with nothing to attach to, or to a process without an agent: one clear line, status 2")
     func nothingToAttach() {
         let runtime = Runtime()

@@ -1,0 +1,123 @@
+import Foundation
+import OpScope
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An attached dashboard (a session on a `RemoteSource`, on the test terminal) over a real
+/// agent in this process: what it shows when the program goes away, and when another program
+/// comes to the same socket. The loop runs as `opscope attach` runs it, without a key pressed;
+/// each wait ends on what the screen shows (the deadline only bounds a stuck test).
+@Suite("Attached session: the program's end and another program at its socket", .serialized, .timeLimit(.minutes(2)))
+struct AttachSessionTests {
+    /// A private directory for the socket (short: socket paths are limited to 107 bytes).
+    final class SocketFolder {
+        let path: String
+        init() {
+            var template = Array("/tmp/opscope-attach-session-XXXXXX".utf8CString)
+            path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) } ?? "/tmp"
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// An agent named `program` serving a monitor with one queue named `queue` at `path`.
+    private func serve(_ program: String, queue name: String, at path: String) throws -> (AgentServer, ObservedOperationQueue) {
+        let monitor = OperationMonitor()
+        let queue = ObservedOperationQueue(monitor: monitor, name: name)
+        queue.isSuspended = true
+        queue.addOperation(BlockOperation {})
+        var configuration = AgentConfiguration()
+        configuration.socketPath = path
+        configuration.program = program
+        configuration.removeAtExit = false
+        return (try AgentServer.start(monitor, configuration: configuration), queue)
+    }
+
+    /// Turns of the session's loop until the screen satisfies `condition`.
+    private func run(_ session: inout Session, on terminal: TestTerminal, until condition: (TestTerminal) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while Date() < deadline {
+            _ = session.step(on: terminal)
+            if condition(terminal) { return true }
+            terminal.waitForInput(seconds: session.idleWait)
+            usleep(1_000)
+        }
+        return false
+    }
+
+    private func lines(_ terminal: TestTerminal) -> [Substring] { terminal.text.split(separator: "\n", omittingEmptySubsequences: false) }
+
+    /// The status line: the row above the key bar.
+    private func statusLine(_ terminal: TestTerminal) -> String {
+        let rows = lines(terminal)
+        return rows.count >= 2 ? String(rows[rows.count - 2]) : ""
+    }
+
+    private func title(_ terminal: TestTerminal) -> String { lines(terminal).first.map(String.init) ?? "" }
+
+    @Test("80 columns: the program's end shows in the status line at once; another program at the socket is named in the title")
+    func exitThenAnotherProgram() throws {
+        let folder = SocketFolder()
+        let path = folder.path + "/agent.sock"
+        let pid = getpid()
+        var (agent, firstQueue) = try serve("first-program", queue: "alpha-q", at: path)
+        let remote = try RemoteSource(path: path, reconnects: true)
+        defer { remote.close() }
+        var options = SessionOptions()
+        options.sourceCaption = RemoteSource.caption
+        // 80 columns: too narrow for the title to hold the caption, the source's status and the
+        // warnings together (the title drops the status first).
+        let terminal = TestTerminal(width: 80, height: 30)
+        var session = Session(source: remote, options: options)
+        #expect(run(&session, on: terminal) { title($0).contains("attached to first-program (pid \(pid))") && $0.text.contains("alpha-q") },
+                "\(terminal.text)")
+
+        agent.stop()
+        // No key pressed: the reader saw the connection end, the session redrew.
+        #expect(run(&session, on: terminal) { statusLine($0).contains("program exited — last state kept, reconnecting…") },
+                "\(terminal.text)")
+        #expect(terminal.text.contains("alpha-q"), "the last state is kept")
+        _ = firstQueue
+
+        let second: ObservedOperationQueue
+        (agent, second) = try serve("second-program", queue: "beta-q", at: path)
+        defer { agent.stop() }
+        // The title and the status line change in the same frame, as soon as the source names
+        // the new program; its queues follow with its keyframe.
+        #expect(run(&session, on: terminal) { screen in
+            title(screen).contains("attached to second-program (pid \(pid))")
+        }, "\(terminal.text)")
+        // (80 columns cut the line after the old program's name when the pid is long.)
+        #expect(statusLine(terminal).contains("a different program now: second-program (pid \(pid)), was first-program"),
+                "\(terminal.text)")
+        #expect(run(&session, on: terminal) { $0.text.contains("beta-q") }, "\(terminal.text)")
+        #expect(!title(terminal).contains("first-program"), "the title no longer names the first program:\n\(terminal.text)")
+        #expect(!terminal.text.contains("program exited"))
+        _ = second
+    }
+
+    @Test("the source's status replaces an older message in the status line")
+    func statusOutdatesMessages() throws {
+        let folder = SocketFolder()
+        let path = folder.path + "/agent.sock"
+        var (agent, queue) = try serve("first-program", queue: "alpha-q", at: path)
+        let remote = try RemoteSource(path: path, reconnects: true)
+        defer { remote.close() }
+        var options = SessionOptions()
+        options.sourceCaption = RemoteSource.caption
+        let terminal = TestTerminal(width: 120, height: 30)
+        var session = Session(source: remote, options: options)
+        #expect(run(&session, on: terminal) { $0.text.contains("alpha-q") })
+        agent.stop()
+        #expect(run(&session, on: terminal) { statusLine($0).contains("program exited") })
+        let replacement: ObservedOperationQueue
+        (agent, replacement) = try serve("second-program", queue: "beta-q", at: path)
+        #expect(run(&session, on: terminal) { statusLine($0).contains("a different program now") })
+        // The second program ends while its message is still shown: the status line tells the end.
+        agent.stop()
+        #expect(run(&session, on: terminal) { statusLine($0).contains("program exited — last state kept, reconnecting…") },
+                "\(terminal.text)")
+        _ = (queue, replacement)
+    }
+}
