@@ -138,6 +138,8 @@ public struct Session {
         sourceProgram = (info.program, info.commandsRefused)
         if let caption = options.sourceCaption { composer.caption = caption(info) }
         interaction.templates = source.workTemplates
+        // A read-only program replaced by one that takes commands, or the other way round.
+        interaction.commandsRefused = info.commandsRefused
         dirty = true
     }
 

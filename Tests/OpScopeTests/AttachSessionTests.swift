@@ -22,7 +22,8 @@ struct AttachSessionTests {
     }
 
     /// An agent named `program` serving a monitor with one queue named `queue` at `path`.
-    private func serve(_ program: String, queue name: String, at path: String) throws -> (AgentServer, ObservedOperationQueue) {
+    private func serve(_ program: String, queue name: String, at path: String,
+                       readOnly: Bool = false) throws -> (AgentServer, ObservedOperationQueue) {
         let monitor = OperationMonitor()
         let queue = ObservedOperationQueue(monitor: monitor, name: name)
         queue.isSuspended = true
@@ -31,6 +32,7 @@ struct AttachSessionTests {
         configuration.socketPath = path
         configuration.program = program
         configuration.removeAtExit = false
+        configuration.readOnly = readOnly
         return (try AgentServer.start(monitor, configuration: configuration), queue)
     }
 
@@ -44,6 +46,13 @@ struct AttachSessionTests {
             usleep(1_000)
         }
         return false
+    }
+
+    /// A session as `opscope attach` makes it: its title follows the program at the socket.
+    private func attachedSession(_ remote: RemoteSource) -> Session {
+        var options = SessionOptions()
+        options.sourceCaption = RemoteSource.caption
+        return Session(source: remote, options: options)
     }
 
     private func lines(_ terminal: TestTerminal) -> [Substring] { terminal.text.split(separator: "\n", omittingEmptySubsequences: false) }
@@ -104,10 +113,8 @@ struct AttachSessionTests {
         var (agent, queue) = try serve("first-program", queue: "alpha-q", at: path)
         let remote = try RemoteSource(path: path, reconnects: true)
         defer { remote.close() }
-        var options = SessionOptions()
-        options.sourceCaption = RemoteSource.caption
         let terminal = TestTerminal(width: 120, height: 30)
-        var session = Session(source: remote, options: options)
+        var session = attachedSession(remote)
         #expect(run(&session, on: terminal) { $0.text.contains("alpha-q") })
         agent.stop()
         #expect(run(&session, on: terminal) { statusLine($0).contains("program exited") })
@@ -119,5 +126,31 @@ struct AttachSessionTests {
         #expect(run(&session, on: terminal) { statusLine($0).contains("program exited — last state kept, reconnecting…") },
                 "\(terminal.text)")
         _ = (queue, replacement)
+    }
+
+    @Test("a read-only program replaced by one that takes commands: the keys send commands again")
+    func refusalFollowsTheProgram() throws {
+        let folder = SocketFolder()
+        let path = folder.path + "/agent.sock"
+        var (agent, queue) = try serve("watch-only", queue: "alpha-q", at: path, readOnly: true)
+        let remote = try RemoteSource(path: path, reconnects: true)
+        defer { remote.close() }
+        let terminal = TestTerminal(width: 120, height: 30)
+        var session = attachedSession(remote)
+        #expect(run(&session, on: terminal) { $0.text.contains("alpha-q") })
+        terminal.send([.character("s")])
+        #expect(run(&session, on: terminal) { statusLine($0).contains("read-only") }, "\(terminal.text)")
+        agent.stop()
+        #expect(run(&session, on: terminal) { statusLine($0).contains("program exited") })
+        let replacement: ObservedOperationQueue
+        (agent, replacement) = try serve("commands-ok", queue: "beta-q", at: path)
+        defer { agent.stop() }
+        #expect(run(&session, on: terminal) { $0.text.contains("beta-q") && title($0).contains("commands-ok") }, "\(terminal.text)")
+        // Select the new program's queue, then resume it with s: the command reaches it.
+        #expect(replacement.isSuspended)
+        terminal.send([.character("s")])
+        #expect(run(&session, on: terminal) { _ in !replacement.isSuspended }, "\(terminal.text)")
+        #expect(!statusLine(terminal).contains("read-only"), "\(terminal.text)")
+        _ = queue
     }
 }
