@@ -91,11 +91,12 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Print the JSON report (the same as --format json).")
     var json = false
 
-    @Option(help: "Demo speed (0.05-20).")
-    var speed = 1.0
+    // Optional, so that one given where no demo runs is refused rather than ignored.
+    @Option(help: "Demo speed (0.05-20, default 1).")
+    var speed: Double?
 
-    @Option(help: "Seed of the demo's random choices: the same seed, the same demo.")
-    var seed: UInt64 = 1
+    @Option(help: "Seed of the demo's random choices: the same seed, the same demo (default 1).")
+    var seed: UInt64?
 
     /// The output asked for.
     private var output: Format { format ?? (json ? .json : .text) }
@@ -105,6 +106,7 @@ struct ReportCommand: ParsableCommand {
         if attach != nil {
             guard demo == nil else { throw ValidationError("give a demo or --attach, not both") }
             guard after == nil else { throw ValidationError("--after applies to a demo; a running program is reported as it is now") }
+            try refuseDemoOptions("a running program is reported as it is")
             guard output == .text || output == .json else { throw ValidationError("--attach reports as text or json; for the graph, attach and press g, or record and export") }
             return
         }
@@ -114,6 +116,7 @@ struct ReportCommand: ParsableCommand {
                 throw ValidationError("a recording's graph is exported with: opscope export \(demo) --format \(output.rawValue)")
             }
             guard after == nil else { throw ValidationError("--after applies to a demo; a recording file is reported --at SECONDS") }
+            try refuseDemoOptions("a recording plays as it was recorded")
             return
         }
         guard at == nil else { throw ValidationError("--at applies to a recording file; a demo runs --after SECONDS") }
@@ -123,14 +126,23 @@ struct ReportCommand: ParsableCommand {
         if let after, !(after.isFinite && (0...3_600).contains(after)) {
             throw ValidationError("--after must be between 0 and 3600 seconds, got \(after)")
         }
-        guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
+        if let speed, !(speed.isFinite && (0.05...20).contains(speed)) {
+            throw ValidationError("--speed must be between 0.05 and 20, got \(speed)")
+        }
+    }
+
+    /// `--speed` and `--seed` shape a demo's run: anywhere else they would be ignored.
+    private func refuseDemoOptions(_ why: String) throws {
+        if speed != nil { throw ValidationError("--speed applies to a demo; \(why)") }
+        if seed != nil { throw ValidationError("--seed applies to a demo; \(why)") }
     }
 
     func run() throws {
         if let attach { return try reportAttached(attach) }
         if let demo, RecordingInput.isFile(demo) { return try RecordingInput.report(demo, at: at, json: output == .json) }
         let monitor = OperationMonitor()
-        let handle = Demo.named(demo!)!.start(monitor, Pace(speed: speed, seed: seed))
+        let speed = speed ?? 1
+        let handle = Demo.named(demo!)!.start(monitor, Pace(speed: speed, seed: seed ?? 1))
         let model = OpScopeDashboard.model(of: monitor, for: after ?? 2, configuration: DisplayOptions.modelConfiguration(speed: speed))
         handle.stop()
         let report = model.report()

@@ -161,7 +161,7 @@ struct CommandLineTests {
         #expect(opscope(["replay", spaced]).output.contains("try: opscope report '\(spaced)' --json)"))
     }
 
-    @Test("--after with a recording or --attach is refused and points to --at, as --at with a demo is")
+    @Test("--after, --speed and --seed where no demo runs (a recording, --attach) are refused; --at with a demo too")
     func afterWithRecording() {
         let file = recording()
         expectRefusal(opscope("report \(file) --after 5"), "--after applies to a demo; a recording file is reported --at SECONDS",
@@ -169,6 +169,13 @@ struct CommandLineTests {
         expectRefusal(opscope("report --attach 1 --after 5"), "--after applies to a demo; a running program is reported as it is now",
                       "report --attach --after")
         expectRefusal(opscope("report stuck --at 1"), "--at applies to a recording file; a demo runs --after SECONDS", "report DEMO --at")
+        // The demo's own options are refused too where no demo runs.
+        expectRefusal(opscope("report \(file) --speed 2"), "--speed applies to a demo; a recording plays as it was recorded",
+                      "report FILE --speed")
+        expectRefusal(opscope("report \(file) --seed 3"), "--seed applies to a demo; a recording plays as it was recorded",
+                      "report FILE --seed")
+        expectRefusal(opscope("report --attach 1 --seed 3"), "--seed applies to a demo; a running program is reported as it is",
+                      "report --attach --seed")
         let atStart = opscope("report \(file) --at 0 --json")
         #expect(atStart.status == 0 && atStart.output.contains("\"operations\""), "\(atStart.output.prefix(300))")
     }
