@@ -42,9 +42,10 @@ public struct Session {
         replay = source.sourceInfo.kind == .recording ? source as? any PlaybackControllable : nil
         ingest = EventIngest(source: source, configuration: options.model, history: PlaybackHistory())
         interaction = Interaction(templates: source.workTemplates, mouseEnabled: options.mouse)
-        interaction.commandsRefused = source.sourceInfo.commandsRefused
-        interaction.state.narration.isOn = options.narration
+        // One look at the source: the refusal and the program come from the same answer.
         let info = source.sourceInfo
+        interaction.commandsRefused = info.commandsRefused
+        interaction.state.narration.isOn = options.narration
         sourceProgram = (info.program, info.commandsRefused)
         composer = FrameComposer(theme: Theme(unicode: options.unicode, color: options.color),
                                  caption: options.sourceCaption?(info) ?? options.caption)
@@ -97,11 +98,8 @@ public struct Session {
         let clockBefore = ingest.model.now
         if ingest.ingest(collecting: &narrated) {
             lastActivity = now
-            if ingest.model.now < clockBefore {
-                // Entries from the moment the replay restarted at are narrated again below.
-                let restart = narrated?.first.map { $0.time &- 1 } ?? ingest.model.now
-                interaction.rewound(to: min(restart, ingest.model.now))
-            }
+            // A replay moved back: what is narrated after its new moment comes again as it plays.
+            if ingest.model.now < clockBefore { interaction.rewound(to: ingest.model.now) }
             if frozen == nil { dirty = true }
             if let narrated { interaction.narrate(narrated, model: ingest.model) }
         }
@@ -134,6 +132,9 @@ public struct Session {
             // model's stood still while the source was down (the message would expire at once).
             interaction.state.status = ViewState.StatusLine("a different program now: \(info.program), was \(sourceProgram.name)",
                                                             time: source.now())
+            // A question or tags about the old program's operations would act on the new one's
+            // operations of the same ids.
+            interaction.forgetProgram()
         }
         sourceProgram = (info.program, info.commandsRefused)
         if let caption = options.sourceCaption { composer.caption = caption(info) }
@@ -175,7 +176,7 @@ public struct Session {
                     case .failure(let error): interaction.commandFinished(.failure(error))
                     }
                 } else {
-                    interaction.commandFinished(.failure(CommandError(.unsupported, "+ - R work in replays; a demo's pace is set at launch (--speed)")))
+                    interaction.commandFinished(.failure(CommandError(.unsupported, "+ - R work in replays only (a demo takes --speed at launch)")))
                 }
                 dirty = true
             case .step(let count):

@@ -90,7 +90,6 @@ extension Interaction {
         error("\(queue) '\(record.name)' is only sampled: OpScope can watch it but not change it")
     }
 
-    /// Runs a `:` line.
     /// The keys that send a command to the program (the source takes commands).
     mutating func performCommand(_ action: UserAction, _ model: DashboardModel) -> [Effect] {
         switch action {
@@ -109,6 +108,7 @@ extension Interaction {
         }
     }
 
+    /// Runs a `:` line.
     mutating func runCommandLine(_ text: String, _ model: DashboardModel) -> [Effect] {
         if let effects = runTimelineCommand(text) { return effects }
         if let reason = commandsRefused, CommandLineParser.sendsCommand(text) { return error(reason) }

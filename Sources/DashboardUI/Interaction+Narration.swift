@@ -41,6 +41,14 @@ extension Interaction {
         state.narration.stepped = true
     }
 
+    /// Another program took the source's place (a socket served anew): a question about the
+    /// old one's operations is closed unanswered, and its tags go, since ids start over.
+    public mutating func forgetProgram() {
+        if case .confirm = state.overlay { state.overlay = nil }
+        state.table.tagged.removeAll()
+        receiptNote = nil
+    }
+
     /// The model's clock went back (a replay seeking back): narration after that moment goes.
     public mutating func rewound(to time: UInt64) {
         state.narration.forget(after: time)

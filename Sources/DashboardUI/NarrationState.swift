@@ -60,6 +60,9 @@ public struct NarrationState: Sendable, Equatable {
         guard let keep = entries.lastIndex(where: { $0.time <= time }).map({ $0 + 1 }) ?? (entries.isEmpty ? nil : 0),
               keep < entries.count else { return }
         entries.removeSubrange(keep...)
+        // Emptied, the log's times count again from the next entry (they would show as +0 if
+        // older than a first entry forgotten here).
+        if entries.isEmpty { origin = nil }
         if let cursor, cursor >= entries.count { self.cursor = entries.isEmpty ? nil : entries.count - 1 }
         stepped = false
     }

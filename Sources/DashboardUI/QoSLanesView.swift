@@ -54,7 +54,7 @@ struct QoSLanesView {
             x = Self.put(bar + "next ", x: x, y: y, style: theme.dim, &buffer, area)
             let next = lane.ready.filter { !held.all.contains($0) }
             // Room kept for the held part, which says why ready work does not start.
-            let heldRoom = held.counts[index] > 0 ? bar.count + 5 + 8 : 0
+            let heldRoom = held.counts[index] > 0 ? bar.count + 5 + 9 : 0
             x = spans(next, lane.readyCount - held.counts[index], model, state, &buffer, x: x, y: y, area: area, reserve: heldRoom)
             if held.counts[index] > 0 {
                 x = Self.put(bar + "held ", x: x, y: y, style: theme.dim, &buffer, area)
@@ -101,7 +101,9 @@ struct QoSLanesView {
             var style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: model.isInCycle(id))
             if id == state.selection { style.attributes.insert(.reverse) }
             x = Self.put(text, x: x, y: y, style: style, &buffer, area)
-            x = Self.put(" ", x: x, y: y, &buffer, area)
+            // The space after an id that ends on the last column is not a cut.
+            buffer.write(" ", x: x, y: y, clip: area)
+            if x != area.maxX { x += 1 }
             shown += 1
         }
         if total > shown { x = Self.put("+\(total - shown) more", x: x, y: y, style: theme.dim, &buffer, area) }

@@ -81,6 +81,8 @@ struct ReplayCommand: ParsableCommand {
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
             CharacterSet.alphanumerics.contains($0) || "-_./+,:@%=".unicodeScalars.contains($0)
         }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        // A name that starts with - would be read as an option: a path to the same file.
+        let safe = word.hasPrefix("-") ? "./" + word : word
+        return plain ? safe : "'" + safe.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

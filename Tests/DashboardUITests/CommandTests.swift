@@ -63,6 +63,33 @@ struct CommandTests {
         #expect(dashboard.state.status?.text == "cancelled #7", "the note goes with its own command only")
     }
 
+    @Test("another program at the source: an open question about the old one's operations closes, its tags go")
+    func anotherProgramClosesTheQuestion() {
+        var dashboard = board(model, select: 4)
+        _ = press([.character(" "), .character("c")], &dashboard, model)
+        guard case .confirm = dashboard.state.overlay else {
+            Issue.record("no question")
+            return
+        }
+        #expect(!dashboard.state.table.tagged.isEmpty)
+        dashboard.forgetProgram()
+        #expect(dashboard.state.overlay == nil)
+        #expect(dashboard.state.table.tagged.isEmpty)
+        #expect(dashboard.handle(.character("y"), model: model).command == nil, "a late y cancels nothing")
+    }
+
+    @Test("narration emptied by a seek back counts its times again from the next entry")
+    func narrationOriginAfterForgetting() {
+        var narration = NarrationState()
+        narration.append([NarrationEntry(time: 5_000, text: "late"), NarrationEntry(time: 6_000, text: "later")])
+        narration.forget(after: 5_500)
+        #expect(narration.entries.map(\.text) == ["late"] && narration.origin == 5_000)
+        narration.forget(after: 1_000)
+        #expect(narration.entries.isEmpty && narration.origin == nil)
+        narration.append([NarrationEntry(time: 2_000, text: "early")])
+        #expect(narration.origin == 2_000)
+    }
+
     @Test(":suspend, :resume and :max act on the queue they name (2, q2 or its name, any case), else on the selected one")
     func queueArguments() {
         var dashboard = board(model, select: 4)
