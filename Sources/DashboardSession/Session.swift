@@ -34,6 +34,9 @@ public struct Session {
     private var lastActivity: UInt64 = 0
     /// The program the source named when last looked at (with whether it took commands).
     private var sourceProgram: (name: String, commandsRefused: String?)
+    /// The message in the status line while the source is down, and when (the source's clock)
+    /// it first showed (see `expireWhileDown`).
+    private var messageWhileDown: (status: ViewState.StatusLine, since: UInt64)?
 
     /// A session on `source`, subscribed as the dashboard.
     public init(source: any EventSource, options: SessionOptions = SessionOptions()) {
@@ -91,6 +94,7 @@ public struct Session {
             if sourceStatus != nil { interaction.state.status = nil }
             dirty = true
         }
+        expireWhileDown(sourceStatus, now: now)
         if info.program != sourceProgram.name || info.commandsRefused != sourceProgram.commandsRefused {
             sourceChanged(info)
         }
@@ -122,6 +126,25 @@ public struct Session {
             draw(on: surface, now: now)
         }
         return nil
+    }
+
+    /// While the source is down the model's clock stands still, so a message set meanwhile
+    /// would never expire by it and would hide the source's status for good: it goes by the
+    /// source's clock instead, a lifetime after it first showed.
+    private mutating func expireWhileDown(_ sourceStatus: String?, now: UInt64) {
+        guard sourceStatus != nil, let status = interaction.state.status else {
+            messageWhileDown = nil
+            return
+        }
+        guard let shown = messageWhileDown, shown.status == status else {
+            messageWhileDown = (status, now)
+            return
+        }
+        if now &- shown.since >= status.lifetime {
+            interaction.state.status = nil
+            messageWhileDown = nil
+            dirty = true
+        }
     }
 
     /// The source names another program (a remote source reconnected to a different one at the

@@ -56,6 +56,28 @@ struct SessionTests {
         #expect(tick(&session, terminal, source) == .quit)
     }
 
+    @Test("a source that is down: a message set meanwhile goes a lifetime later by the source's clock, and its status shows again")
+    func messageWhileSourceDown() {
+        let exited = "program exited — last state kept, reconnecting…"
+        let source = ScriptedSource(pipelineScript(), info: SourceInfo(kind: .live, program: "gone", status: exited))
+        source.answer { _ in .failure(CommandError(.unsupported, "not sent: no connection")) }
+        let terminal = TestTerminal(width: 80, height: 24)
+        var session = Session(source: source)
+        _ = session.step(on: terminal)
+        func statusLine() -> String { String(terminal.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().last ?? "") }
+        #expect(statusLine().contains("program exited"), "\(terminal.text)")
+        terminal.send(.character("s"))
+        tick(&session, terminal, source)
+        #expect(statusLine().contains("not sent: no connection") && !statusLine().contains("reconnecting"), "\(terminal.text)")
+        // No event arrives, so the model's clock stands still; the source's moves on.
+        source.advance(by: 9_000_000_000)
+        _ = session.step(on: terminal)
+        #expect(statusLine().contains("not sent"), "an error stays its ten seconds")
+        source.advance(by: 2_000_000_000)
+        _ = session.step(on: terminal)
+        #expect(statusLine().contains("program exited — last state kept, reconnecting"), "\(terminal.text)")
+    }
+
     @Test("a refused command says why, in the error style, and nothing else changes")
     func refusedCommand() {
         var (session, terminal, source) = start()
