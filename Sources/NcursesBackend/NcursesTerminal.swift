@@ -28,11 +28,11 @@ public final class NcursesTerminal: TerminalSurface {
     public init(options: TerminalOptions = TerminalOptions()) throws {
         self.options = options
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
-            throw TerminalUnavailable("standard output is not a terminal: the dashboard needs one (for a report, try: opscope report DEMO --after 2 --json)")
+            throw TerminalUnavailable("standard output is not a terminal: the dashboard needs one", alternative: "opscope report DEMO --after 2 --json")
         }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         guard !term.isEmpty, term != "dumb", term != "unknown" else {
-            throw TerminalUnavailable("TERM is \(term.isEmpty ? "not set" : "'\(term)'"): the dashboard needs a terminal that can address the screen, e.g. TERM=xterm-256color (or try: opscope report DEMO --json)")
+            throw TerminalUnavailable("TERM is \(term.isEmpty ? "not set" : "'\(term)'"): the dashboard needs a terminal that can address the screen, e.g. TERM=xterm-256color", alternative: "opscope report DEMO --json")
         }
         setlocale(LC_ALL, "")
         SignalWatch.install()

@@ -63,17 +63,9 @@ struct ReplayCommand: ParsableCommand {
         do {
             ending = try OpScopeDashboard.replay(recording, speed: speed, playing: !paused, options: options)
         } catch let unavailable as TerminalUnavailable {
-            throw ValidationError(Self.hintingFile(file, in: unavailable.description))
+            throw ValidationError(unavailable.suggesting("opscope report \(Self.shellQuoted(file)) --json").description)
         }
         if case .signal(let number) = ending { throw ExitCode(128 + number) }
-    }
-
-    /// The terminal's refusal with its hint for a demo (`opscope report DEMO --after 2 --json`)
-    /// turned into the report of this file.
-    static func hintingFile(_ file: String, in message: String) -> String {
-        let report = "opscope report \(shellQuoted(file)) --json"
-        return message.replacingOccurrences(of: "opscope report DEMO --after 2 --json", with: report)
-            .replacingOccurrences(of: "opscope report DEMO --json", with: report)
     }
 
     /// `word` as a shell reads it back: as it is when it is plain, else in single quotes.
