@@ -108,24 +108,40 @@ public enum DemoLauncher {
     }
 
     /// The `main` of a demo's own executable: `--ascii`, `--no-color`, `--no-mouse`, `--fps`,
-    /// `--speed` as for `opscope demo`; errors are one line with exit status 2.
+    /// `--speed`, `--seed` as for `opscope demo`; errors are one line with exit status 2, and an
+    /// error in the command line ends with where the help is.
     public static func main(demo name: String) -> Never {
         let demo = Demo.named(name)!
+        let display: DisplayOptions
         do {
-            let display = try DisplayOptions.parse(Array(CommandLine.arguments.dropFirst()))
-            try run(demo, display)
-            exit(0)
-        } catch let code as ExitCode {
-            exit(code.rawValue)
+            display = try DisplayOptions.parse(
+                NegativeNumberArguments.joined(Array(CommandLine.arguments.dropFirst()), options: NegativeNumberArguments.demoOptions))
         } catch {
             if DisplayOptions.exitCode(for: error) == .success {
                 let help = DisplayOptions.helpMessage(columns: 100).replacingOccurrences(of: "USAGE: display", with: "USAGE: \(name)")
                 print("\(name): \(demo.summary)\n\n" + help)
                 exit(0)
             }
-            let message = DisplayOptions.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            FileHandle.standardError.write(Data("\(name): \(message)\n".utf8))
-            exit(2)
+            fail(name, firstLine(DisplayOptions.message(for: error)) + "; see '\(name) --help'")
         }
+        do {
+            try run(demo, display)
+            exit(0)
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            fail(name, firstLine(DisplayOptions.message(for: error)))
+        }
+    }
+
+    /// Prints `line` after the program's name and exits with status 2.
+    private static func fail(_ name: String, _ line: String) -> Never {
+        FileHandle.standardError.write(Data("\(name): \(line)\n".utf8))
+        exit(2)
+    }
+
+    /// ArgumentParser's messages can run to a usage block; the first line says what is wrong.
+    private static func firstLine(_ message: String) -> String {
+        message.split(separator: "\n").first.map(String.init) ?? message
     }
 }

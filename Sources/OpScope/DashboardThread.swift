@@ -57,7 +57,7 @@ enum DashboardThread {
                     return try result.get()
                 }
                 if !Thread.isMainThread {
-                    lock.wait(until: Date(timeIntervalSinceNow: 0.05))
+                    _ = lock.wait(until: Date(timeIntervalSinceNow: 0.05))
                     lock.unlock()
                     continue
                 }

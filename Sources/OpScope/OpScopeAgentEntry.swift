@@ -70,7 +70,7 @@ public enum OpScopeAttach {
     /// The report of the program's state now: its history (the keyframe the stream starts
     /// with) and the events that came with it. Waits at most `timeout` seconds for the keyframe.
     public static func report(_ remote: RemoteSource, configuration: ModelConfiguration = ModelConfiguration(),
-                              timeout: Double = 10) throws -> DashboardReport {
+                              timeout: Double = 10) throws -> OpScopeReport {
         let subscription = remote.subscribe(SubscriptionRequest(consumer: "report"))
         defer { subscription.close() }
         var model = DashboardModel(configuration: configuration)

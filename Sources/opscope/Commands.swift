@@ -81,8 +81,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "With a recording: the moment to report, in seconds from its start (default: its end).")
     var at: Double?
 
-    // `.unconditional`: `--after -1` is a bad duration to explain, not a missing value.
-    @Option(parsing: .unconditional, help: "Seconds to run a demo before reporting (0-3600, default 2).")
+    @Option(help: "Seconds to run a demo before reporting (0-3600, default 2).")
     var after: Double?
 
     @Option(help: "text, json (the schema is in README.md), dot (Graphviz) or mermaid: the dependency graph.")

@@ -26,8 +26,7 @@ struct RecordCommand: ParsableCommand {
     @Argument(help: "The file to write (created, or replaced).")
     var file: String
 
-    // `.unconditional`: `--for -1` is a bad duration to explain, not a missing value.
-    @Option(name: .customLong("for"), parsing: .unconditional, help: "Seconds to record (0.1-3600).")
+    @Option(name: .customLong("for"), help: "Seconds to record (0.1-3600).")
     var seconds = 5.0
 
     @Option(help: "Demo speed (0.05-20).")

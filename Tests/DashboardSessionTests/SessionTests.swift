@@ -79,14 +79,13 @@ struct SessionTests {
     }
 
     @Test("a refused command says why, in the error style, and nothing else changes")
-    func refusedCommand() {
+    func refusedCommand() throws {
         var (session, terminal, source) = start()
         source.answer { _ in .failure(CommandError(.unsupported, "recordings cannot change the program")) }
         terminal.send(.character("s"))
         tick(&session, terminal, source)
         let lines = terminal.screen.lines()
-        let row = try? #require(lines.firstIndex { $0.contains("recordings cannot change the program") })
-        guard let row else { return }
+        let row = try #require(lines.firstIndex { $0.contains("recordings cannot change the program") })
         let cell = terminal.screen[0, row]
         #expect(cell.style.foreground == .red && cell.style.attributes.contains(.bold))
     }

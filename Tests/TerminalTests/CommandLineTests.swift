@@ -116,6 +116,27 @@ struct CommandLineTests {
         }
         // An option still missing its value says so.
         expectRefusal(opscope("report \(file) --at"), "Missing value for '--at <at>'", "--at without a value")
+        // An option after a duration option is not read as the duration.
+        expectRefusal(opscope("report stuck --after --json"), "Missing value for '--after <after>'", "--after --json")
+        expectRefusal(opscope("record pipeline \(directory)/x.jsonl --for --speed 2"), "Missing value for '--for <for>'",
+                      "--for --speed 2")
+    }
+
+    @Test("a demo's own program reads a negative number as its option's value, and its errors end with where the help is")
+    func demoProgramArguments() throws {
+        let stuck = URL(fileURLWithPath: Tmux.opscope).deletingLastPathComponent().appendingPathComponent("stuck").path
+        try #require(FileManager.default.isExecutableFile(atPath: stuck), "no demo program at \(stuck) (swift build builds it)")
+        let cases: [(String, String)] = [
+            ("--seed -1", "stuck: The value '-1' is invalid for '--seed <seed>'; see 'stuck --help'"),
+            ("--fps -1", "stuck: --fps must be between 1 and 120, got -1; see 'stuck --help'"),
+            ("--speed -2", "stuck: --speed must be between 0.05 and 20, got -2.0; see 'stuck --help'"),
+            ("--bogus", "stuck: Unknown option '--bogus'; see 'stuck --help'"),
+        ]
+        for (arguments, message) in cases {
+            let words = arguments.split(separator: " ").map(String.init)
+            let result = ChildProcess.run(["sh", "-c", "\"$0\" \"$@\" 2>&1; echo \"EXIT=$?\"", stuck] + words, timeout: 60)
+            #expect(result.output == message + "\nEXIT=2\n", "stuck \(arguments): \(result.output)")
+        }
     }
 
     @Test("argument errors end with where the help is: opscope --help, or the subcommand's", arguments: [
