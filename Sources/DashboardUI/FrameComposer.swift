@@ -57,8 +57,8 @@ public struct FrameComposer: Sendable {
             buffer.write(TextWrap.fit(text, width: bottom.width), x: bottom.x, y: line, style: theme.title, clip: bottom)
             line += 1
         }
-        drawStatus(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: 1), model, interaction)
         KeyBarView(theme: theme).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1))
+        drawStatus(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: 2), model, interaction)
         switch state.overlay {
         case .picker(let row): PickerOverlay(theme: theme).render(interaction.templates, selected: row, into: &buffer, area: main)
         case .help(let offset):
@@ -205,10 +205,16 @@ public struct FrameComposer: Sendable {
         return title
     }
 
+    /// The status line: a question, the line being typed, a message, the source's status or the
+    /// tags. `area` is two rows, the status line and the key bar below it: a question or message
+    /// longer than the line goes on over the key bar while it is shown, so that it is read whole
+    /// (the keys are in the help, and back when it goes).
     private func drawStatus(_ buffer: inout Buffer, _ area: Rect, _ model: DashboardModel, _ interaction: Interaction) {
         let state = interaction.state
+        let line = Rect(x: area.x, y: area.y, width: area.width, height: 1)
         if case .confirm(let confirmation) = state.overlay {
-            buffer.write(theme.text(confirmation.question), x: area.x, y: area.y, style: theme.warning.with(.reverse), clip: area)
+            drawMessage(&buffer, area, Self.fitted(theme.text(confirmation.question), lines: area.height, width: area.width),
+                        style: theme.warning.with(.reverse))
             return
         }
         if let input = state.input {
@@ -224,14 +230,44 @@ public struct FrameComposer: Sendable {
             return
         }
         if let status = state.status, status.isShown(at: model.now) {
-            buffer.write(TextWrap.fit(theme.text(status.text), width: area.width), x: area.x, y: area.y,
-                         style: status.isError ? theme.error : .plain, clip: area)
+            drawMessage(&buffer, area, theme.text(status.text), style: status.isError ? theme.error : .plain)
         } else if let source = state.sourceStatus {
             // Also here, not only in the title: a narrow title drops its badges for the caption.
-            buffer.write(TextWrap.fit(theme.text(source), width: area.width), x: area.x, y: area.y, style: theme.error, clip: area)
+            drawMessage(&buffer, area, theme.text(source), style: theme.error)
         } else if !state.table.tagged.isEmpty {
             buffer.write("\(state.table.tagged.count) tagged: c cancels them, Esc clears", x: area.x, y: area.y,
-                         style: theme.dim, clip: area)
+                         style: theme.dim, clip: line)
         }
+    }
+
+    /// A question cut to `lines` lines of `width` so that its `(y/n)` always shows: the names
+    /// before it are cut after a whole word, and the hint after it goes first.
+    static func fitted(_ question: String, lines: Int, width: Int) -> String {
+        guard TextWrap.wrap(question, width: width).count > lines,
+              let mark = question.firstRange(of: "? (y/n)") else { return question }
+        let head = String(question[..<mark.lowerBound])
+        var room = lines * width - 8
+        while room > 8 {
+            let text = TextWrap.fit(head, width: room) + "? (y/n)"
+            if TextWrap.wrap(text, width: width).count <= lines { return text }
+            room -= 8
+        }
+        return "(y/n)"
+    }
+
+    /// `text` on the status line, or, when it is longer, on that line and the key bar's, cut
+    /// after a whole word with `…` only when two lines are not enough.
+    private func drawMessage(_ buffer: inout Buffer, _ area: Rect, _ text: String, style: Style) {
+        let lines = TextWrap.wrap(text, width: area.width)
+        guard lines.count > 1, area.height > 1 else {
+            buffer.write(TextWrap.fit(text, width: area.width), x: area.x, y: area.y, style: style,
+                         clip: Rect(x: area.x, y: area.y, width: area.width, height: 1))
+            return
+        }
+        let second = Rect(x: area.x, y: area.y + 1, width: area.width, height: 1)
+        buffer.fill(second)
+        buffer.write(lines[0], x: area.x, y: area.y, style: style, clip: area)
+        buffer.write(TextWrap.fit(lines.dropFirst().joined(separator: " "), width: area.width), x: area.x, y: second.y,
+                     style: style, clip: second)
     }
 }

@@ -19,4 +19,55 @@ struct KeyBarTests {
         let known = KeyBindings.bar.map { $0.key + $0.name }
         for entry in bar.split(separator: " ") { #expect(known.contains(String(entry)), "cut entry \(entry) in \(bar)") }
     }
+
+    @Test("a message or question longer than the line goes on over the key bar, whole; the key bar is back when it goes")
+    func longMessage() {
+        let model = pipelineScript().model()
+        var dashboard = board(model)
+        let message = "nothing to cancel: #4 parse-feed-2 finished 3 s ago; select a waiting or running operation (arrows, or click its row) and press c again"
+        dashboard.state.status = ViewState.StatusLine(message, isError: true, time: model.now)
+        var lines = screen(model, dashboard, width: 80, height: 24).0.lines()
+        let status = lines[lines.count - 2], second = lines[lines.count - 1]
+        let shown = status.trimmingSuffix() + " " + second.trimmingSuffix()
+        #expect(shown == message, "\(status)\n\(second)")
+        #expect(!second.contains("F1Help"), "\(second)")
+        #expect(!(status + second).contains("…"), "\(status)\n\(second)")
+
+        // A message that fits leaves the key bar where it is.
+        dashboard.state.status = ViewState.StatusLine("suspended q1 work", time: model.now)
+        lines = screen(model, dashboard, width: 80, height: 24).0.lines()
+        #expect(lines[lines.count - 2].hasPrefix("suspended q1 work") && lines[lines.count - 1].hasPrefix("F1Help"), "\(lines.suffix(2))")
+
+        // Three lines' worth: two lines, the second cut after a whole word with …
+        dashboard.state.status = ViewState.StatusLine(String(repeating: "word ", count: 40) + "end", time: model.now)
+        lines = screen(model, dashboard, width: 80, height: 24).0.lines()
+        #expect(lines[lines.count - 1].hasSuffix("word …") || lines[lines.count - 1].hasSuffix("word…"), "\(lines.suffix(2))")
+        #expect(!lines[lines.count - 1].contains("end"), "\(lines.suffix(2))")
+
+        // Gone: the key bar is back.
+        dashboard.state.status = nil
+        lines = screen(model, dashboard, width: 80, height: 24).0.lines()
+        #expect(lines[lines.count - 1].hasPrefix("F1Help"), "\(lines.suffix(2))")
+
+        // A confirmation question that does not fit shows its (y/n).
+        let question = "Cancel 3 tagged operations: #2 download-1, #3 download-2, #4 parse-feed-2, and their dependents? (y/n)"
+        dashboard.state.overlay = .confirm(ViewState.Confirmation(question: question, command: .cancel(operations: [OperationID(2)])))
+        lines = screen(model, dashboard, width: 80, height: 24).0.lines()
+        #expect(lines[lines.count - 1].contains("(y/n)"), "\(lines.suffix(2))")
+        // Longer than two lines (long names): the names are cut, the (y/n) stays.
+        let long = "Cancel " + (1...9).map { "#\($0) a-rather-long-operation-name-\($0)" }.joined(separator: ", ") + "? (y/n)  only y cancels"
+        dashboard.state.overlay = .confirm(ViewState.Confirmation(question: long, command: .cancel(operations: [OperationID(2)])))
+        lines = screen(model, dashboard, width: 80, height: 24).0.lines()
+        #expect(lines[lines.count - 2].hasPrefix("Cancel #1 a-rather-long-operation-name-1"), "\(lines.suffix(2))")
+        #expect(lines[lines.count - 1].contains("…? (y/n)"), "\(lines.suffix(2))")
+    }
+}
+
+private extension String {
+    /// The line without the blanks that fill it to the screen's width.
+    func trimmingSuffix() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
 }
