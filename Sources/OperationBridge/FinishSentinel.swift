@@ -30,8 +30,11 @@ final class FinishSentinel: Operation, @unchecked Sendable {
     /// enqueued (when it already had one as a dependency), never after.
     var id = OperationID(0)
     private(set) var queue = QueueID(0)
-    /// The priority list Foundation put the target in (for snapshots).
+    /// The priority list Foundation put the target in (for snapshots); registry-lock guarded
+    /// once armed, as the sampler updates it when the app sets a priority after the add.
     var effectivePriority = OperationPriority.normal
+    /// Registry-lock guarded: the target's `queuePriority` as last read.
+    var declaredPriority = OperationPriority.normal
 
     /// Registry-lock guarded: bumped at every registration, so stale references (e.g. in
     /// sampling windows) to a re-armed sentinel can be told apart.

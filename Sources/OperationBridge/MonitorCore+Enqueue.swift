@@ -99,6 +99,7 @@ extension MonitorCore {
             sentinel.seenStarted = false
             sentinel.heldBySuspension = held
             sentinel.seenCancelled = cancelled
+            sentinel.declaredPriority = declared
             sentinel.knownDependencies = ownDependencies
             sentinel.unsignalledTicks = 0
             sentinel.seenUnsignalledFinish = false

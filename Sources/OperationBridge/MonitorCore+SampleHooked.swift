@@ -38,6 +38,8 @@ extension MonitorCore {
         var finished = false
         /// `isReady`, read for operations not yet started.
         var ready = true
+        /// `queuePriority`, read for operations not yet started.
+        var priority: OperationPriority?
         var dependencies: [OperationID]?
         var dependencyObjects: [Operation] = []
     }
@@ -57,7 +59,10 @@ extension MonitorCore {
             reading.finished = probe.operation.isFinished
             // Before `isExecuting`: an operation that starts in between is then seen executing,
             // and a readiness read as it started (some overrides turn false) is not used.
-            if probe.unstarted { reading.ready = probe.operation.isReady }
+            if probe.unstarted {
+                reading.ready = probe.operation.isReady
+                reading.priority = OperationPriority(foundation: probe.operation.queuePriority)
+            }
             reading.executing = probe.operation.isExecuting
             if probe.unstarted, !reading.executing {
                 let objects = probe.operation.dependencies
@@ -83,6 +88,14 @@ extension MonitorCore {
                     if registry.remaining.removeValue(forKey: id) != nil {
                         push(.ready(operation: id, isReady: true), time: time, source: .sampled)
                     }
+                }
+                // A priority set after the add: Foundation schedules by it from then on (an
+                // explicit priority is the effective one, on a serial queue too).
+                if let priority = reading.priority, priority != sentinel.declaredPriority, !reading.executing,
+                   !reading.finished, !sentinel.seenStarted {
+                    sentinel.declaredPriority = priority
+                    sentinel.effectivePriority = priority
+                    push(.priorityChanged(operation: id, priority: priority, effective: priority), time: time, source: .sampled)
                 }
                 if reading.executing, !sentinel.seenStarted {
                     sentinel.seenStarted = true

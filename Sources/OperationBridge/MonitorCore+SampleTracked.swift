@@ -172,6 +172,11 @@ extension MonitorCore {
         if !keys.isExecuting, !keys.isFinished, keys.isReady != old.isReady {
             push(.ready(operation: entry.id, isReady: keys.isReady), time: time, source: .sampled)
         }
+        // A priority set after the add: Foundation moves the operation to that priority's list
+        // (an explicit priority is also the effective one, on a serial queue too).
+        if !keys.isExecuting, !keys.isFinished, !entry.startedReported, keys.priority != old.priority {
+            push(.priorityChanged(operation: entry.id, priority: keys.priority, effective: keys.priority), time: time, source: .sampled)
+        }
         entry.keys = keys
         guard keys.isFinished else {
             entry.unsignalledWalks = 0

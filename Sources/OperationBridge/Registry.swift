@@ -84,12 +84,14 @@ final class SampledEntry {
     }
 }
 
-/// The four state keys, as read at one moment.
+/// The four state keys and the queue priority, as read at one moment.
 struct SampledKeys: Equatable {
     var isReady: Bool
     var isExecuting: Bool
     var isFinished: Bool
     var isCancelled: Bool
+    /// `queuePriority`: an app may set it after the add, and Foundation then schedules by it.
+    var priority: OperationPriority
 
     /// Reads the keys. Calls the operation's getters, which may be app code: never under a lock.
     init(reading operation: Operation) {
@@ -97,13 +99,15 @@ struct SampledKeys: Equatable {
         isFinished = operation.isFinished
         isExecuting = operation.isExecuting
         isReady = operation.isReady
+        priority = OperationPriority(foundation: operation.queuePriority)
     }
 
-    init(isReady: Bool, isExecuting: Bool, isFinished: Bool, isCancelled: Bool) {
+    init(isReady: Bool, isExecuting: Bool, isFinished: Bool, isCancelled: Bool, priority: OperationPriority = .normal) {
         self.isReady = isReady
         self.isExecuting = isExecuting
         self.isFinished = isFinished
         self.isCancelled = isCancelled
+        self.priority = priority
     }
 }
 

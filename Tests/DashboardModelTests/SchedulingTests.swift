@@ -76,6 +76,49 @@ struct SchedulingTests {
         }
     }
 
+    @Test("a priority set after the add is seen, plain BlockOperations included, and the start order is the one Foundation follows",
+          arguments: [false, true])
+    func priorityAfterAdd(tracked: Bool) throws {
+        let live = LiveMonitor(samplingInterval: .microseconds(20))
+        let queue: OperationQueue
+        if tracked {
+            queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.name = "plain"
+        } else {
+            queue = ObservedOperationQueue(monitor: live.monitor, name: "real", maxConcurrentOperationCount: 1)
+        }
+        queue.isSuspended = true
+        if tracked { live.monitor.track(queue) }
+        let order = Recorder<String>()
+        let ran = DispatchSemaphore(value: 0)
+        var operations: [Operation] = []
+        for (index, name) in ["first", "second", "third", "fourth"].enumerated() {
+            let body = { @Sendable in
+                order.append(name)
+                ran.signal()
+            }
+            let operation: Operation = index == 3 ? ObservableBlockOperation(block: body) : BlockOperation(block: body)
+            operation.name = name
+            queue.addOperation(operation)
+            operations.append(operation)
+        }
+        let names = { (model: DashboardModel) -> [String] in
+            model.queues.values.first.map { model.startOrder(of: $0.id).compactMap { model[$0]?.name } } ?? []
+        }
+        #expect(live.sync { names($0) == ["first", "second", "third", "fourth"] })
+        operations[2].queuePriority = .veryHigh
+        operations[0].queuePriority = .low
+        #expect(live.sync { names($0) == ["third", "second", "fourth", "first"] }, "predicted \(names(live.model))")
+        let third = try #require(live.model.operations.values.first { $0.name == "third" })
+        #expect(third.priority == .veryHigh && third.effectivePriority == .veryHigh)
+        let predicted = names(live.model)
+        queue.isSuspended = false
+        for _ in 0..<4 { #expect(ran.wait(timeout: .now() + 120) == .success) }
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(predicted == order.all, "predicted \(predicted), ran \(order.all)")
+    }
+
     @Test("QoS lanes: executing, ready in start order, pending, with totals")
     func lanes() throws {
         var script = EventScript()

@@ -171,6 +171,24 @@ struct CommandTests {
         #expect(!OperationQueue.main.isSuspended)
     }
 
+    @Test("a tracked plain queue takes the queue commands as an observed one does")
+    func trackedQueueCommands() throws {
+        let monitor = OperationMonitor()
+        let queue = OperationQueue()
+        let id = monitor.track(queue)
+        #expect(try monitor.perform(.setSuspended(queue: id, suspended: true)).get().message == "suspended \(id)")
+        #expect(queue.isSuspended)
+        #expect(try monitor.perform(.setMaxConcurrency(queue: id, count: 2)).get().message == "\(id) max concurrency 2 (was default)")
+        #expect(queue.maxConcurrentOperationCount == 2)
+        for _ in 0..<3 { queue.addOperation(BlockOperation {}) }
+        #expect(try monitor.perform(.cancelAll(queue: id)).get().message == "cancelled all 3 operations of \(id)")
+        let allCancelled = queue.operations.allSatisfy(\.isCancelled)
+        #expect(allCancelled)
+        #expect(try monitor.perform(.setSuspended(queue: id, suspended: false)).get().message == "resumed \(id)")
+        #expect(!queue.isSuspended)
+        queue.waitUntilAllOperationsAreFinished()
+    }
+
     @Test("add work from the catalog: count, name, QoS, priority and dependencies")
     func addWork() throws {
         let monitor = OperationMonitor()

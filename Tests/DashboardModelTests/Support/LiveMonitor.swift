@@ -13,8 +13,11 @@ final class LiveMonitor {
     let monitor: OperationMonitor
     var model = DashboardModel()
 
-    init() {
+    /// `samplingInterval` is also how far apart, by this clock, a tracked queue's walks are:
+    /// tests of tracked queues shorten it, as every reading moves the clock by only 1 µs.
+    init(samplingInterval: Duration = .milliseconds(50)) {
         var configuration = OperationMonitor.Configuration()
+        configuration.samplingInterval = samplingInterval
         let clock = self.clock
         configuration.clock = MonitorClock { clock.read() }
         monitor = OperationMonitor(configuration: configuration)
