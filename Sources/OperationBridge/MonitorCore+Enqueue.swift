@@ -74,7 +74,9 @@ extension MonitorCore {
         // Armed before taking the lock (arming is ~0.5 us of Foundation work) and before the
         // operation is enqueued, so it cannot have finished yet.
         let sentinel = sentinelPool.take()
-        sentinel.arm(for: operation, monitor: self, id: allocateOperationID(), queue: queue)
+        // The id comes under the lock: a dependency-only operation joining a queue keeps the
+        // one it has, and a number taken here would have been skipped for good.
+        sentinel.arm(for: operation, monitor: self, id: OperationID(0), queue: queue)
         sentinel.effectivePriority = effective
         var wakeSampler = false
         let id = withRegistry { registry -> OperationID in
@@ -87,6 +89,8 @@ extension MonitorCore {
             if let known = registry.sampled[object], known.operation === operation {
                 registry.sampled[object] = nil
                 sentinel.id = known.id
+            } else {
+                sentinel.id = allocateOperationID()
             }
             var info = OperationInfo(
                 id: sentinel.id, queue: queue, name: name, typeName: "", priority: declared,

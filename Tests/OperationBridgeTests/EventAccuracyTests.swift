@@ -6,6 +6,30 @@ import Testing
 @Suite("Event accuracy", .serialized, .timeLimit(.minutes(3)))
 @MainActor
 struct EventAccuracyTests {
+    @Test("ids are numbered without gaps, also when an operation was first seen as a dependency (a cycle)")
+    func idsWithoutGaps() {
+        let monitor = OperationMonitor()
+        let log = EventLog(monitor)
+        let queue = ObservedOperationQueue(monitor: monitor, name: "cycle")
+        queue.isSuspended = true
+        let (f, g, h) = (BlockOperation {}, BlockOperation {}, BlockOperation {})
+        (f.name, g.name, h.name) = ("f", "g", "h")
+        f.addDependency(g)
+        g.addDependency(f)
+        queue.addOperations([f, g, h], waitUntilFinished: false)
+        log.drain()
+        let ids = log.added.values.sorted { $0.id < $1.id }
+        #expect(ids.map(\.id.rawValue) == Array(ids[0].id.rawValue...(ids[0].id.rawValue + 2)), "\(ids.map { ($0.id, $0.name) })")
+        #expect(Set(ids.map(\.name)) == ["f", "g", "h"])
+        // The cycle never runs: cancelling it lets the queue finish.
+        for operation in [f, g, h] {
+            for dependency in operation.dependencies { operation.removeDependency(dependency) }
+            operation.cancel()
+        }
+        queue.isSuspended = false
+        queue.waitUntilAllOperationsAreFinished()
+    }
+
     @Test("one added and one finished event per operation, start before finish, flags and ids right",
           arguments: Flavor.allCases)
     func accuracy(flavor: Flavor) throws {
