@@ -33,8 +33,9 @@ public struct FrameComposer: Sendable {
         }
         let state = interaction.state
         let warnings = model.warnings()
-        let (titleRow, rest) = buffer.area.splitTop(1)
-        drawTitle(&buffer, titleRow, model, state, warnings: warnings.count)
+        let title = titleLayout(width: width, height: height, model, state, warnings: warnings.count)
+        let (titleRow, rest) = buffer.area.splitTop(title.caption.count)
+        drawTitle(&buffer, titleRow, title)
         let narration = interaction.narrationLine
         let timeline = state.timeline
         let (body, bottom) = rest.splitBottom((narration == nil ? 2 : 3) + (timeline == nil ? 0 : 1))
@@ -82,27 +83,73 @@ public struct FrameComposer: Sendable {
         }
     }
 
-    /// The title: the caption (cut after a whole word when it does not fit; `?` shows it all),
-    /// and on the right the badges: dropped events, warnings, PAUSED, narration, the count.
-    private func drawTitle(_ buffer: inout Buffer, _ area: Rect, _ model: DashboardModel, _ state: ViewState, warnings: Int) {
-        let x = buffer.write(" OpScope ", x: area.x, y: area.y, style: theme.title.with(.reverse), clip: area)
-        var right: [(String, Style)] = []
-        if let status = state.sourceStatus { right.append((theme.text(status), theme.error.with(.reverse))) }
-        if model.droppedEvents > 0 { right.append(("\(model.droppedEvents) events dropped", theme.error)) }
-        if warnings > 0 { right.append(("! \(warnings) warning\(warnings == 1 ? "" : "s")", theme.error.with(.reverse))) }
-        if state.paused { right.append(("PAUSED", theme.warning.with(.reverse))) }
-        if state.narration.isOn { right.append(("narrating", theme.title)) }
-        right.append(("\(model.operations.count) ops", theme.dim))
-        var end = area.maxX
-        for (text, style) in right.reversed() {
-            let start = end - text.count - 1
-            guard start > x + 10 else { break }
-            buffer.write(text, x: start, y: area.y, style: style, clip: area)
-            end = start
+    /// The title's contents: the badges that fit, at their columns, and the caption's lines.
+    private struct TitleLayout {
+        var badges: [(text: String, style: Style, x: Int)] = []
+        /// One line, or two: the caption goes on under the first when it does not fit beside
+        /// the badges (a demo's caption is its instruction, read whole).
+        var caption: [String] = [""]
+    }
+
+    /// Columns the ` OpScope ` mark takes.
+    private static let markWidth = 9
+
+    /// The title: the caption (on a second line when it does not fit on the first and the
+    /// terminal has 20 rows, cut after a whole word when even two lines are too few; `?` shows it
+    /// all), and on the right the badges: the source's status, dropped events, warnings, PAUSED,
+    /// narration, the count. When they do not all fit, the count and `narrating` go first and the
+    /// warnings last: no other pane may be showing them.
+    private func titleLayout(width: Int, height: Int, _ model: DashboardModel, _ state: ViewState, warnings: Int) -> TitleLayout {
+        let x = Self.markWidth
+        // In display order, each with its rank in what is kept (lower stays longer).
+        var right: [(text: String, style: Style, keep: Int)] = []
+        if let status = state.sourceStatus { right.append((theme.text(status), theme.error.with(.reverse), 1)) }
+        if model.droppedEvents > 0 { right.append(("\(model.droppedEvents) events dropped", theme.error, 2)) }
+        if warnings > 0 { right.append(("! \(warnings) warning\(warnings == 1 ? "" : "s")", theme.error.with(.reverse), 0)) }
+        if state.paused { right.append(("PAUSED", theme.warning.with(.reverse), 3)) }
+        if state.narration.isOn { right.append(("narrating", theme.title, 5)) }
+        right.append(("\(model.operations.count) ops", theme.dim, 4))
+        // At least 10 columns stay for the caption's start.
+        var room = width - x - 11
+        var kept: Set<Int> = []
+        for index in right.indices.sorted(by: { right[$0].keep < right[$1].keep }) {
+            let columns = right[index].text.count + 1
+            if columns <= room {
+                kept.insert(index)
+                room -= columns
+            }
         }
-        if !caption.isEmpty {
-            let room = end - x - 2
-            if room > 3 { buffer.write(" " + TextWrap.fit(theme.text(caption), width: room), x: x, y: area.y, style: theme.dim, clip: area) }
+        var layout = TitleLayout()
+        var end = width
+        for index in right.indices.reversed() where kept.contains(index) {
+            end -= right[index].text.count + 1
+            layout.badges.insert((right[index].text, right[index].style, end), at: 0)
+        }
+        guard !caption.isEmpty else { return layout }
+        let text = theme.text(caption)
+        let first = end - x - 2
+        guard first > 3 else { return layout }
+        if TerminalText.width(TerminalText.visible(text)) <= first || height < 20 {
+            layout.caption = [" " + TextWrap.fit(text, width: first)]
+            return layout
+        }
+        // The words that fit beside the badges, the rest under them (from the same column).
+        var head = ""
+        var words = TextWrap.words(TerminalText.visible(text))[...]
+        while let word = words.first, TerminalText.width(head.isEmpty ? word : head + " " + word) <= first {
+            head = head.isEmpty ? word : head + " " + word
+            words = words.dropFirst()
+        }
+        if head.isEmpty { return TitleLayout(badges: layout.badges, caption: [" " + TextWrap.fit(text, width: first)]) }
+        layout.caption = [" " + head, " " + TextWrap.fit(words.joined(separator: " "), width: width - x - 2)]
+        return layout
+    }
+
+    private func drawTitle(_ buffer: inout Buffer, _ area: Rect, _ layout: TitleLayout) {
+        let x = buffer.write(" OpScope ", x: area.x, y: area.y, style: theme.title.with(.reverse), clip: area)
+        for badge in layout.badges { buffer.write(badge.text, x: area.x + badge.x, y: area.y, style: badge.style, clip: area) }
+        for (row, line) in layout.caption.enumerated() where !line.isEmpty {
+            buffer.write(line, x: x, y: area.y + row, style: theme.dim, clip: area)
         }
     }
 
@@ -165,8 +212,9 @@ public struct FrameComposer: Sendable {
         if !graphArea.isEmpty {
             map.panes[.graph] = graphArea
             let inner = frame(.graph, GraphView.title(model, state), graphArea).render(into: &buffer, area: graphArea)
-            // The graph draws in Unicode; the frame's last pass makes it ASCII with everything else.
-            GraphView(theme: Theme(unicode: true, color: theme.color)).render(model, state, into: &buffer, area: inner, map: &map)
+            // The graph draws in Unicode but for the labels' `<>` (as the table's); the frame's
+            // last pass makes the rest ASCII with everything else.
+            GraphView(theme: theme).render(model, state, into: &buffer, area: inner, map: &map)
             // What it leaves out and where it is panned, on its bottom edge.
             let note = map.graph.note.isEmpty ? "" : " \(map.graph.note) "
             if !note.isEmpty, graphArea.height > 2, note.count < graphArea.width - 2 {

@@ -65,7 +65,7 @@ struct GraphView {
             if plan.isGroup(entry), let cached = memory.drawings[slot], cached.stamp == stamp {
                 used.insert(slot)
                 result = cached.value
-            } else if let block = plan.block(entry, model, queues: queues) {
+            } else if let block = plan.block(entry, model, queues: queues, unicode: theme.unicode) {
                 used.insert(slot)
                 var layout = memory.layouts[slot] ?? GraphLayoutMemory()
                 result = DrawnBlock(block, layout: &layout, width: area.width, labelWidth: labelWidth, compact: compact)

@@ -3,8 +3,9 @@ import OperationEvents
 import TerminalKit
 
 /// One line per queue: name, running/max, waiting, finished, throughput, and SUSPENDED loud.
-/// When there are more queues than lines, the lines scroll so that the selected queue is
-/// always one of them.
+/// When there are more queues than lines, the lines scroll only as far as the selected queue
+/// needs, and the first and last lines say at their right end how many more there are above and
+/// below (a line of its own for that would hide one more queue).
 struct HeaderView {
     let theme: Theme
 
@@ -20,36 +21,41 @@ struct HeaderView {
             buffer.write("no queues observed yet", x: area.x, y: area.y, style: theme.dim, clip: area)
             return
         }
-        let overflow = queues.count > area.height
-        let visible = overflow ? max(1, area.height - 1) : queues.count
+        let visible = min(queues.count, area.height)
         let selected = state.queue.flatMap { id in queues.firstIndex { $0.id == id } } ?? 0
         let first = min(max(0, selected - visible + 1), queues.count - visible)
+        let above = first
+        let below = queues.count - first - visible
+        // The state badges take a column of their own when a shown queue has one, so that `run`
+        // starts in the same column on every line.
+        let badges = queues[first..<(first + visible)].contains { $0.isSuspended || $0.isReleased }
         for (row, queue) in queues[first..<(first + visible)].enumerated() {
             let y = area.y + row
             let line = Rect(x: area.x, y: y, width: area.width, height: 1)
             map.queueRows.append(QueueArea(rect: line, queue: queue.id))
-            draw(queue, model, into: &buffer, line: line, selected: queue.id == state.queue)
+            var parts: [String] = []
+            if row == 0, above > 0 { parts.append("↑ \(above) more") }
+            if row == visible - 1, below > 0 { parts.append("↓ \(below) more") }
+            var hint = parts.isEmpty ? "" : parts.joined(separator: ", ") + " queue\(above + below == 1 ? "" : "s")"
+            if !hint.isEmpty, area.width >= 110 { hint += " (Tab to the queues, then ↑ ↓)" }
+            let room = hint.isEmpty ? line : Rect(x: line.x, y: y, width: max(0, line.width - hint.count - 2), height: 1)
+            draw(queue, model, into: &buffer, line: room, selected: queue.id == state.queue, badgeColumn: badges)
+            if !hint.isEmpty { buffer.write(hint, x: line.maxX - hint.count, y: y, style: theme.dim, clip: line) }
             if queue.id == state.queue, state.focus == .queues, state.screen == .overview {
                 buffer.restyle(line) { $0.attributes.insert(.reverse) }
             }
         }
-        if overflow {
-            let above = first
-            let below = queues.count - first - visible
-            var parts: [String] = []
-            if above > 0 { parts.append("↑ \(above) more") }
-            if below > 0 { parts.append("↓ \(below) more") }
-            let text = "  " + parts.joined(separator: ", ") + " queue\(above + below == 1 ? "" : "s") (Tab to the queues, then ↑ ↓)"
-            buffer.write(text, x: area.x, y: area.y + visible, style: theme.dim, clip: area)
-        }
     }
 
-    private func draw(_ queue: QueueRecord, _ model: DashboardModel, into buffer: inout Buffer, line area: Rect, selected: Bool) {
+    private func draw(_ queue: QueueRecord, _ model: DashboardModel, into buffer: inout Buffer, line area: Rect, selected: Bool,
+                      badgeColumn: Bool) {
         let y = area.y
         var x = buffer.write(selected ? "▸" : " ", x: area.x, y: y, style: theme.header, clip: area)
         x = buffer.write("\(queue.id) ", x: x, y: y, style: theme.dim, clip: area)
         x = buffer.write(GraphTextFit.fit(queue.name, 18), x: x, y: y, style: theme.header, clip: area)
-        x = max(x, area.x + 26)
+        // The badge's padding starts a column early: its word lines up with the `run` of
+        // lines without one.
+        x = max(x, area.x + (badgeColumn ? 25 : 26))
         // Each part whole or not at all: a narrow terminal drops the last parts, never half a word.
         func part(_ text: String, _ style: Style = .plain) {
             guard x + text.count <= area.maxX else {
@@ -62,7 +68,9 @@ struct HeaderView {
             part(" SUSPENDED ", theme.suspended)
             part(" ")
         } else if queue.isReleased {
-            part(" released  ", theme.dim)
+            part(" released   ", theme.dim)
+        } else if badgeColumn {
+            part("            ")
         }
         part("run \(queue.executing)/\(theme.limit(queue))", theme.style(state: .executing, cancelled: false))
         part("  wait \(queue.waiting)", theme.style(state: .ready, cancelled: false))

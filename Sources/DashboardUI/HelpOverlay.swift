@@ -95,12 +95,13 @@ enum Legend {
         let marks: [(String, Style, String)] = [
             (theme.unicode ? "⇄" : "<>", .plain, "asynchronous operation (finishes when it calls finish())"),
             ("•", .plain, "tagged (Space): c cancels the tagged operations"),
+            ("PRIO", .plain, "priorities in the table and the QoS lanes (after an id: ●12(vhigh)): vlow low norm high vhigh, barr (a barrier)"),
             ("*", .plain, "after a priority: the queue schedules it at another priority than the one set"),
             ("~", theme.dim, "a key change seen by sampling (the queue is not observed exactly)"),
             ("≈", theme.dim, "a key change inferred (not seen directly)"),
             ("▸", theme.header, "the selected queue (s, C, ( and ) act on it)"),
             ("SUSPENDED", theme.suspended, "a suspended queue: it starts nothing"),
-            ("held", theme.dim, "QoS lanes: ready, but its queue is suspended (or it is in none)"),
+            ("held", theme.dim, "QoS lanes: ready but not starting: its queue is suspended or released, or it was never added to one"),
             ("sampled", theme.warning, "a queue OpScope polls: work shorter than a poll is not seen"),
             (theme.unicode ? "◆ ┄ ▸" : "! . >", .plain, "graph: root cause (underlined), a cycle's back edge, a fold"),
         ]

@@ -13,19 +13,23 @@ struct OperationTableView {
         (.dependencies, 8, 6), (.wait, 7, 2), (.run, 7, 1),
     ]
 
-    /// The columns that fit in `width`. Consistent: a wider pane never shows fewer columns nor a
-    /// narrower name, and the name column grows only once every column is shown (else a
-    /// narrower terminal could show longer names than a wider one). `idWidth` widens the id
-    /// column for ids of more than four digits, which it would otherwise cut.
+    /// The columns that fit in `width`: those never dropped, then the others, most important
+    /// first, each that fits in what is left (one too wide is passed over for a narrower one
+    /// after it). A wider pane never shows fewer columns. What is left widens the name column
+    /// (by up to 16), which names are cut in: blank columns at the end while names end in `…`
+    /// helped no one. `idWidth` widens the id column for ids of more than four digits, which it
+    /// would otherwise cut.
     static func layout(width: Int, idWidth: Int = 5) -> [(column: ViewState.SortColumn, width: Int)] {
-        var chosen = specs
-        if let id = chosen.firstIndex(where: { $0.column == .id }) { chosen[id].width = max(chosen[id].width, idWidth) }
-        func total() -> Int { chosen.reduce(0) { $0 + $1.width } + max(0, chosen.count - 1) }
-        while total() > width, let worst = chosen.filter({ $0.drop > 0 }).max(by: { $0.drop < $1.drop }) {
-            chosen.removeAll { $0.column == worst.column }
+        var all = specs
+        if let id = all.firstIndex(where: { $0.column == .id }) { all[id].width = max(all[id].width, idWidth) }
+        var shown = Set(all.filter { $0.drop == 0 }.map(\.column))
+        var used = all.filter { $0.drop == 0 }.reduce(-1) { $0 + $1.width + 1 }
+        for spec in all.filter({ $0.drop > 0 }).sorted(by: { $0.drop < $1.drop }) where used + 1 + spec.width <= width {
+            shown.insert(spec.column)
+            used += 1 + spec.width
         }
-        let extra = chosen.count == specs.count ? max(0, width - total()) : 0
-        return chosen.map { ($0.column, $0.column == .name ? $0.width + min(extra, 16) : $0.width) }
+        let extra = max(0, width - used)
+        return all.filter { shown.contains($0.column) }.map { ($0.column, $0.column == .name ? $0.width + min(extra, 16) : $0.width) }
     }
 
     static func short(_ priority: OperationPriority) -> String {
@@ -70,8 +74,9 @@ struct OperationTableView {
             let inCycle = model.isInCycle(id)
             let style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: inCycle)
             let tag = state.table.tagged.contains(id) ? "•" : " "
+            // A cancelled operation says its state too (`✗ executing`): the glyph says cancelled.
             let stateText = theme.glyph(state: record.state, cancelled: record.isCancelled, inCycle: inCycle) + " "
-                + (inCycle ? "cycle" : (record.isCancelled && record.state != .finished ? "cancel" : record.state.rawValue))
+                + (inCycle ? "cycle" : record.state.rawValue)
             let queueName = record.queue.flatMap { model.queues[$0]?.name } ?? "-"
             // `*`: the scheduler uses another priority than the one set (QoS-derived, or a barrier).
             let priority = Self.short(record.effectivePriority) + (record.priority == record.effectivePriority ? "" : "*")

@@ -3,7 +3,9 @@ import OperationEvents
 import TerminalKit
 
 /// Five QoS lanes: executing, next to start (in start order), held (ready, but their queue is
-/// suspended or they are in none: they do not start next), and waiting on dependencies.
+/// suspended or released, or they were never added to a queue: they do not start next), and
+/// waiting on dependencies. A priority other than normal follows the id in the table's words
+/// (`●12(vhigh)`).
 struct QoSLanesView {
     let theme: Theme
 
@@ -94,7 +96,7 @@ struct QoSLanesView {
         var shown = 0
         for id in ids {
             guard let record = model.operations[id] else { continue }
-            let priority = record.effectivePriority == .normal ? "" : "(\(record.effectivePriority.description))"
+            let priority = record.effectivePriority == .normal ? "" : "(\(OperationTableView.short(record.effectivePriority)))"
             let text = theme.glyph(state: record.state, cancelled: record.isCancelled) + "\(id.rawValue)\(priority)"
             // Room for this one and for the count of the rest.
             guard x + text.count + 12 <= limit || (shown == total - 1 && x + text.count <= limit) else { break }

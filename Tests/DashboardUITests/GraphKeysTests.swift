@@ -22,6 +22,15 @@ struct GraphKeysTests {
         screen(model, dashboard, width: width, height: height).0.text
     }
 
+    /// One operation waiting and four finished ones, each a group of its own.
+    static let fourFinished: DashboardModel = {
+        var script = EventScript()
+        script.queue(1, "q")
+        script.add(1, queue: 1, "waiting")
+        for id in 2...5 { script.add(id, queue: 1, "done-\(id)"); script.run(id) }
+        return script.model()
+    }()
+
     /// The graph pane's frame as text (its title row to its bottom edge).
     private func pane(_ model: DashboardModel, _ dashboard: Interaction, _ width: Int = 120, _ height: Int = 40) -> [String] {
         let (buffer, map) = screen(model, dashboard, width: width, height: height)
@@ -175,11 +184,7 @@ struct GraphKeysTests {
 
     @Test("the whole graph: groups with nothing left to do fold into one line, Enter opens it")
     func finishedGroups() {
-        var script = EventScript()
-        script.queue(1, "q")
-        script.add(1, queue: 1, "waiting")
-        for id in 2...5 { script.add(id, queue: 1, "done-\(id)"); script.run(id) }
-        let model = script.model()
+        let model = Self.fourFinished
         var dashboard = board(model, select: 1)
         press([.character("g")], &dashboard, model)
         var lines = pane(model, dashboard)
@@ -187,6 +192,17 @@ struct GraphKeysTests {
         press([.end, .enter], &dashboard, model)
         lines = pane(model, dashboard)
         #expect(!lines.contains { $0.contains("in 4 groups") } && lines.contains { $0.contains("✓ #5 done-5") })
+    }
+
+    @Test("the whole graph never folds the selection away: a finished selection's group stays open above the finished line")
+    func finishedSelectionStaysOpen() {
+        let model = Self.fourFinished
+        var dashboard = board(model, select: 3)
+        press([.character("g")], &dashboard, model)
+        let lines = pane(model, dashboard)
+        #expect(lines.contains { $0.contains("#3 done-3") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("✓ 3 finished operations in 3 groups ▸") })
+        #expect(dashboard.map.graph.items.contains { $0.key == .node(.operation(3)) })
     }
 }
 

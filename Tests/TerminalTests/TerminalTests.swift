@@ -33,7 +33,7 @@ struct TerminalTests {
         tmux.wait(for: "the confirmation") { $0.contains("Cancel #2 render-feed? (y/n)") }
         tmux.send("y")
         tmux.wait(for: "#2 cancelled") { screen in
-            screen.split(separator: "\n").contains { $0.contains("render-feed") && ($0.contains("cancel") || $0.contains("finished")) }
+            screen.split(separator: "\n").contains { $0.contains("render-feed") && $0.contains("✗ ") }
         }
         // Add work from the picker: a new operation appears.
         tmux.send("a")

@@ -43,6 +43,8 @@ struct BlockRequest {
     var keep: Set<OperationID>
     /// Folds the person opened.
     var expanded: Set<GraphItemKey>
+    /// Unicode marks on the labels (false: `--ascii`).
+    var unicode = true
 }
 
 extension GraphBlock {
@@ -94,7 +96,7 @@ extension GraphBlock {
             model.operations.withRecord(id) { reach($0) }
         }
         block.shownOperations = shown.count
-        block.assemble(model, shown: shown, shownSet: shownSet, foldOf: foldOf, folds: folds, queues: queues)
+        block.assemble(model, shown: shown, shownSet: shownSet, foldOf: foldOf, folds: folds, queues: queues, unicode: request.unicode)
         block.foldSiblings(model, keep: request.keep, expanded: request.expanded)
         block.elideChains(keep: request.keep, expanded: request.expanded)
         block.separateBackEdges()
@@ -130,7 +132,7 @@ extension GraphBlock {
     /// Boxes for the shown operations (a fold's members share one), edges between them, and
     /// the edges to operations left out, counted.
     private mutating func assemble(_ model: DashboardModel, shown: [OperationID], shownSet: Set<OperationID>,
-                                   foldOf: [OperationID: Int], folds: [[OperationID]], queues: QueueFlags) {
+                                   foldOf: [OperationID: Int], folds: [[OperationID]], queues: QueueFlags, unicode: Bool) {
         var boxOf: [OperationID: Int] = [:]
         var boxOfFold: [Int: Int] = [:]
         // The boxes name their queue when the block spans queues: edges across queues read as such.
@@ -149,7 +151,7 @@ extension GraphBlock {
                 continue
             }
             boxOf[id] = nodes.count
-            nodes.append(GraphLabels.operation(id, model, queues: queues, tagQueue: tagQueues))
+            nodes.append(GraphLabels.operation(id, model, queues: queues, tagQueue: tagQueues, unicode: unicode))
         }
         graph = LayoutGraph(nodeCount: nodes.count)
         var hidden = 0

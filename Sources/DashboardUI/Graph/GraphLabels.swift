@@ -9,8 +9,10 @@ import TerminalKit
 /// takes two); text is cut between characters, so never inside a wide character or between a
 /// letter and its combining marks.
 enum GraphLabels {
-    /// `● #12 parse ⇄ ·net ◆ in no queue`.
-    static func operation(_ id: OperationID, _ model: DashboardModel, queues: QueueFlags, tagQueue: Bool) -> GraphNode {
+    /// `● #12 parse ⇄ ·net ◆ in no queue`. Without `unicode` the asynchronous mark is `<>`, as
+    /// the table writes it (the frame's last ASCII pass can only swap one character for one).
+    static func operation(_ id: OperationID, _ model: DashboardModel, queues: QueueFlags, tagQueue: Bool,
+                          unicode: Bool = true) -> GraphNode {
         let inCycle = model.isInCycle(id)
         return model.operations.read(id) { record in
             let root = GraphRoot.of(record, in: model, queues: queues)
@@ -19,7 +21,7 @@ enum GraphLabels {
             let name = Self.singleLine(record.displayName)
             var label = head + name
             let nameRange = head.count..<label.count
-            if record.isAsynchronous { label += " ⇄" }
+            if record.isAsynchronous { label += unicode ? " ⇄" : " <>" }
             var queueRange: Range<Int>?
             if tagQueue, root != .noQueue {
                 let start = label.count

@@ -3,7 +3,8 @@ import OperationEvents
 
 /// What the graph pane shows, as a list of entries drawn one under the other: the selection's
 /// group, a pinned blocking chain, or every group (stuck first, then running, then waiting, and
-/// the groups in which everything finished as one line, until opened).
+/// the groups in which everything finished as one line, until opened, the selection's own
+/// group apart).
 struct GraphPlan {
     /// One entry of the pane.
     enum Entry: Equatable {
@@ -59,8 +60,15 @@ struct GraphPlan {
                 if state.graph.expanded.contains(.finishedGroups) {
                     entries += (live..<components.count).map { .group($0) }
                 } else {
-                    let operations = components.components[live...].reduce(0) { $0 + $1.size }
-                    entries.append(.finishedGroups(groups: components.count - live, operations: operations))
+                    // The selection's finished group stays open above the line: the selection is
+                    // never folded away.
+                    let open = Set(keep.compactMap { components.component(of: $0, in: model) }.filter { $0 >= live }).sorted()
+                    entries += open.map { .group($0) }
+                    let folded = components.components.count - live - open.count
+                    if folded > 0 {
+                        let operations = components.components[live...].reduce(0) { $0 + $1.size } - open.reduce(0) { $0 + components.components[$1].size }
+                        entries.append(.finishedGroups(groups: folded, operations: operations))
+                    }
                 }
             }
         }
@@ -111,8 +119,8 @@ struct GraphPlan {
         return false
     }
 
-    /// The block of entry `index` (nil for the finished-groups line).
-    func block(_ index: Int, _ model: DashboardModel, queues: QueueFlags) -> GraphBlock? {
+    /// The block of entry `index` (nil for the finished-groups line); `unicode` false for `--ascii`.
+    func block(_ index: Int, _ model: DashboardModel, queues: QueueFlags, unicode: Bool = true) -> GraphBlock? {
         guard case .group(let component) = entries[index] else { return nil }
         let request: BlockRequest
         switch mode {
@@ -131,7 +139,9 @@ struct GraphPlan {
             request = BlockRequest(key: components.components[component].key, seeds: seeds, budget: budget, keep: keep,
                                    expanded: graphState.expanded)
         }
-        return GraphBlock.build(model, request, queues: queues)
+        var marked = request
+        marked.unicode = unicode
+        return GraphBlock.build(model, marked, queues: queues)
     }
 
     /// The text of entry `index` when it is a line, not a group.

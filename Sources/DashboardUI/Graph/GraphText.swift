@@ -11,7 +11,7 @@ package enum GraphText {
         var buffer = Buffer(width: width, height: height)
         var map = ScreenMap()
         map.graph = memory
-        GraphView(theme: Theme(unicode: true, color: false)).render(model, state, into: &buffer, area: buffer.area, map: &map)
+        GraphView(theme: Theme(unicode: unicode, color: false)).render(model, state, into: &buffer, area: buffer.area, map: &map)
         memory = map.graph
         if !unicode { buffer.mapCharacters(Theme.ascii) }
         var lines = buffer.lines().map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
