@@ -112,13 +112,13 @@ extension ReportCommand {
         let remote = try RemoteSource(path: path, reconnects: false, client: OpScopeCommand.version)
         defer { remote.close() }
         let report = try OpScopeAttach.report(remote)
-        if json {
+        if output == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print("\(remote.welcome.program) (pid \(remote.welcome.processID))")
-            print(ReportText.render(report))
+            print(ReportText.render(report, forCommand: true))
         }
         if report.hasProblem { throw ExitCode(1) }
     }
