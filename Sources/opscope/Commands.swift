@@ -140,6 +140,10 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         if let attach { return try reportAttached(attach) }
         if let demo, RecordingInput.isFile(demo) { return try RecordingInput.report(demo, at: at, json: output == .json) }
+        if let demo, FileManager.default.fileExists(atPath: demo) {
+            // A demo's name wins over a file of that name: say which ran, and how to name the file.
+            FileHandle.standardErrorWrite("opscope: running the demo '\(demo)'; for the file of that name: opscope report ./\(demo)\n")
+        }
         let monitor = OperationMonitor()
         let speed = speed ?? 1
         let handle = Demo.named(demo!)!.start(monitor, Pace(speed: speed, seed: seed ?? 1))
