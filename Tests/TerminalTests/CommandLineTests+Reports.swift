@@ -8,12 +8,8 @@ extension CommandLineTests {
     @Test("a damaged recording's report names the damage on standard error, by line")
     func damagedRecording() throws {
         let file = recording()
-        var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
-        let events = lines.indices.filter { lines[$0].contains("\"kind\":\"event\"") }
-        let index = events[events.count / 2]
-        lines.remove(at: index)
         let gap = directory + "/gap.jsonl"
-        try (lines.joined(separator: "\n") + "\n").write(toFile: gap, atomically: true, encoding: .utf8)
+        let (index, lines) = try RecordingDamage.removeMiddleEvent(of: file, writingTo: gap)
         let report = opscope(["report", gap, "--json"])
         #expect(report.output.contains("opscope: \(gap):\(index + 1): notice: sequence number "), "\(report.output.prefix(400))")
         #expect(report.output.contains("\"droppedEvents\" : 1"), "\(report.output.prefix(400))")

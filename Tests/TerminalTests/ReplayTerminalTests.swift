@@ -74,12 +74,8 @@ struct ReplayTerminalTests {
         let file = directory + "/pipeline.jsonl"
         let recorded = opscope("record pipeline \(file) --for 1")
         #expect(recorded.status == 0, "\(recorded.output)")
-        var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
-        let events = lines.indices.filter { lines[$0].contains("\"kind\":\"event\"") }
-        let index = events[events.count / 2]
-        lines.remove(at: index)
         let damaged = directory + "/damaged.jsonl"
-        try (lines.joined(separator: "\n") + "\n").write(toFile: damaged, atomically: true, encoding: .utf8)
+        let index = try RecordingDamage.removeMiddleEvent(of: file, writingTo: damaged).index
         let tmux = Tmux("\(Tmux.opscope) replay \(damaged) --paused")
         tmux.wait(for: "the replay, paused at the start") { $0.contains("❚❚ 0.0 s / ") && $0.contains("replay of pipeline") }
         #expect(!tmux.screen().contains("events dropped"))
