@@ -51,10 +51,17 @@ public enum AttachablePrograms {
                                  queues: welcome.queues ?? [], readOnly: welcome.commandsRefused != nil)
     }
 
-    /// The socket to attach to for `argument`: a path (anything with a `/`), or a process id
-    /// whose socket is in `directory`.
+    /// The socket to attach to for `argument`: a path (anything with a `/`, or a file that
+    /// exists), or a process id whose socket is in `directory`. A path that is not a socket is
+    /// refused naming what it is.
     public static func path(for argument: String, in directory: SocketDirectory = .standard()) throws(AttachError) -> String {
-        if argument.contains("/") { return argument }
+        if argument.contains("/") || (Int32(argument) == nil && FileManager.default.fileExists(atPath: argument)) {
+            try refuseNonSocket(argument)
+            return argument
+        }
+        if let number = Int64(argument), number <= 0 {
+            throw AttachError(.notFound, "\(argument) is not a process id: process ids are positive")
+        }
         guard let pid = Int32(argument), pid > 0 else {
             throw AttachError(.notFound, "'\(argument)' is neither a process id nor a socket path")
         }
@@ -66,5 +73,29 @@ public enum AttachablePrograms {
                 : "no process \(pid)")
         }
         return path
+    }
+
+    /// A path that exists but is not a socket is named for what it is (connecting would only say
+    /// that nobody listens, as for a socket its program left behind); a recording is pointed to
+    /// the commands that read one.
+    private static func refuseNonSocket(_ path: String) throws(AttachError) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK else { return }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            throw AttachError(.notFound, "\(path) is a directory, not an agent's socket")
+        }
+        var message = "\(path) is a file, not an agent's socket"
+        if looksLikeRecording(path) {
+            message += "; it looks like a recording: opscope report \(path) reports on it, opscope replay \(path) shows it"
+        }
+        throw AttachError(.notFound, message)
+    }
+
+    /// True when the file starts as an OpScope event stream's header does.
+    private static func looksLikeRecording(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let start = String(decoding: (try? handle.read(upToCount: 256)) ?? Data(), as: UTF8.self)
+        return start.hasPrefix("{") && start.contains("\"opscope-events\"")
     }
 }

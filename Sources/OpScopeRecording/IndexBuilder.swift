@@ -15,6 +15,8 @@ struct IndexBuilder {
     private(set) var initialState: StreamState?
     private(set) var origin: UInt64 = 0
     private(set) var endTime: UInt64 = 0
+    /// The number of the last line read.
+    private(set) var lastLine = 0
     private let options: Recording.IndexOptions
     private var playTime: UInt64 = 0
     private var lastCheckTime: UInt64 = 0
@@ -36,8 +38,14 @@ struct IndexBuilder {
 
     mutating func take(_ record: StreamRecord) throws(EventStreamError) {
         let position = fold.eventsTaken
+        lastLine = record.position.line
         switch try fold.take(record) {
         case .event(let event):
+            if fold.gapBeforeLastEvent, !times.isEmpty {
+                // Events were lost before this one: a replay takes the state again here (with the
+                // loss counted), as it does at a keyframe after a `dropped` marker.
+                saved.save(fold.model.stream, at: position, isReset: true)
+            }
             if times.isEmpty {
                 playTime = event.time
                 lastCheckTime = event.time

@@ -31,22 +31,27 @@ public enum PerfettoExport {
         var tracker = RunTracker(writer: TraceWriter(output: output), base: base, program: recording.header.program)
         try tracker.begin()
         let reader = try recording.makeReader()
-        var needsKeyframe = true
-        var nextSequence: UInt64 = 0
+        // The same reading of damaged lines as the index's (RecordingFold): repeats skipped,
+        // unannounced gaps shown as lost events, keyframes loaded when the state needs one.
+        var check = SequenceCheck(source: recording.path)
         var time = recording.origin
         var marks = recording.marks[...]
         while let record = try reader.next() {
             switch record.line {
             case .event(let event):
+                let verdict = check.event(event, line: record.position.line)
+                if verdict == .repeated { continue }
                 time = max(time, event.time)
+                if case .gap(let missing) = verdict {
+                    try tracker.warning("\(missing) events are missing here (sequence numbers skipped)", at: time)
+                }
                 while let mark = marks.first, mark.time <= time {
                     try tracker.warning(mark.message, at: mark.time)
                     marks = marks.dropFirst()
                 }
                 try tracker.apply(event, at: time)
-                nextSequence = event.sequence &+ 1
             case .keyframe(let keyframe):
-                guard needsKeyframe || keyframe.sequence != nextSequence else { continue }
+                guard check.keyframe(keyframe, line: record.position.line).load else { continue }
                 let state: StreamState
                 do {
                     state = try keyframe.decodeState(as: StreamState.self)
@@ -56,12 +61,12 @@ public enum PerfettoExport {
                 }
                 time = max(time, keyframe.time)
                 try tracker.adopt(state, at: time)
-                needsKeyframe = false
-                nextSequence = keyframe.sequence
             case .dropped(let marker):
+                check.dropped()
                 try tracker.warning("\(marker.count) events were lost while recording", at: marker.time.map { max($0, time) } ?? time)
-                needsKeyframe = true
-            case .header, .end, .unknown:
+            case .unknown:
+                check.otherLine()
+            case .header, .end:
                 break
             }
         }

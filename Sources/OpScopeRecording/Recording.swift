@@ -9,7 +9,9 @@ import OperationEvents
 ///
 /// Opening reads the whole file: a missing, empty, foreign, newer-version or corrupt file is
 /// an `EventStreamError` naming the file and the line; a last line cut short is not (the
-/// writer was killed in it): `truncation` says so and everything before it is used.
+/// writer was killed in it): `truncation` says so and everything before it is used. Damage the
+/// lines themselves do not show (numbers that skip, repeat or go back, a missing `end` line) is
+/// read as docs/EVENT-FORMAT.md says, each finding in `notices`.
 public final class Recording: @unchecked Sendable {
     // Safety: everything is immutable after `open` except `reader` and `readerNext`, which are
     // used under `lock`.
@@ -25,6 +27,13 @@ public final class Recording: @unchecked Sendable {
     public let droppedEvents: Int
     /// Lines of kinds this OpScope does not know (skipped).
     public let unknownLines: Int
+    /// What reading found wrong with the lines, and did about it (the first 100).
+    public let notices: [RecordingNotice]
+    /// Findings in all (`notices` keeps the first 100).
+    public let noticeCount: Int
+    /// Set when the recording stops without its `end` line after complete lines (a last line
+    /// cut short is `truncation` instead, which says as much).
+    public let endMissing: RecordingNotice?
     /// The model's retention and thresholds used to read it.
     public let configuration: ModelConfiguration
     /// Time 0 of the recording (monitor clock, ns): positions in seconds count from here.
@@ -50,6 +59,10 @@ public final class Recording: @unchecked Sendable {
     private let bytes: [UInt8]?
     /// The event the reader returns next, when it reads on from where it stopped.
     private var readerNext: Int?
+    /// The number that event gets (events are numbered as the index applied them).
+    private var readerSequence: UInt64 = 0
+    /// Event lines the index ignored (they repeat the line before them), by byte offset.
+    private let repeatedLines: Set<Int>
 
     static let noOperation = Int.min
 
@@ -97,6 +110,13 @@ public final class Recording: @unchecked Sendable {
         end = builder.end
         droppedEvents = builder.fold.droppedTotal
         unknownLines = builder.fold.unknownLines
+        notices = builder.fold.check.notices
+        noticeCount = builder.fold.check.noticeCount
+        repeatedLines = builder.fold.repeatedLines
+        endMissing = builder.end != nil || reader.truncation != nil ? nil : RecordingNotice(
+            source: path, line: builder.lastLine,
+            message: "the recording stops after this line without its end line: the program or its recorder stopped before "
+                + "it finished writing; everything up to here is used")
         origin = builder.origin
         endTime = builder.endTime
         marks = builder.marks
@@ -207,13 +227,17 @@ public final class Recording: @unchecked Sendable {
         guard let place = entry.readFrom else { return }
         reader.seek(to: place)
         readerNext = entry.position
+        readerSequence = entry.state.nextSequence
         try readOn(count: count, body)
     }
 
+    /// Reads on, skipping the lines the index ignored and numbering the events as it did.
     private func readOn(count: Int, _ body: (MonitorEvent) -> Void) throws(EventStreamError) {
         var left = count
         while left > 0, let record = try reader.next() {
-            guard case .event(let event) = record.line else { continue }
+            guard case .event(var event) = record.line, !repeatedLines.contains(record.position.offset) else { continue }
+            event.sequence = readerSequence
+            readerSequence &+= 1
             body(event)
             left -= 1
             readerNext = (readerNext ?? 0) + 1

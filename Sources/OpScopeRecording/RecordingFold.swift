@@ -3,10 +3,15 @@ import EventCoding
 import OperationEvents
 
 /// The rules for reading a recording into a model, defined once for the index, the report and
-/// the export: events are applied in order (in chunks, as a session would get them); a keyframe
-/// is loaded when the state needs one (the first, one after a `dropped` marker, one that does
+/// the export: events are applied in file order (in chunks, as a session would get them); a
+/// keyframe is loaded when the state needs one (the first, one after lost events, one that does
 /// not continue the events before it) and skipped when it only repeats what the events built;
-/// `dropped` markers add to the events lost.
+/// `dropped` markers, and gaps in the sequence numbers no marker announces, add to the events
+/// lost (`SequenceCheck` decides, and notes every gap, repeat and step back).
+///
+/// Events reach the model numbered as they are applied, from the state's `nextSequence` on: a
+/// damaged number (one that goes back) would otherwise make the model skip every event after
+/// it as already seen. `Recording` numbers the events it reads again the same way.
 struct RecordingFold {
     /// What a line did.
     enum Effect {
@@ -18,7 +23,8 @@ struct RecordingFold {
         case dropped(Int)
         /// The writer closed the stream.
         case end(EndMarker)
-        /// Nothing for the model (the header, a keyframe that repeats the state, an unknown line).
+        /// Nothing for the model (the header, a keyframe that repeats the state, an unknown line, an
+        /// event line that repeats the line before it).
         case none
     }
 
@@ -30,10 +36,16 @@ struct RecordingFold {
     private(set) var droppedTotal = 0
     /// Lines of kinds this reader does not know.
     private(set) var unknownLines = 0
+    /// Event lines ignored because they repeat the line before them (their byte offsets).
+    private(set) var repeatedLines: Set<Int> = []
+    /// True when the last event taken came after events lost without a marker (the state before
+    /// it, `model` now, is where a replay starts again, as after a keyframe).
+    private(set) var gapBeforeLastEvent = false
+    /// What the numbers and times of the lines say is wrong.
+    private(set) var check: SequenceCheck
     private var pending: [MonitorEvent] = []
-    private var needsKeyframe = true
-    /// The sequence number the next event should carry (the pending events counted).
-    private var expectedSequence: UInt64 = 0
+    /// The number the model expects next (the pending events counted).
+    private var modelSequence: UInt64 = 0
     private let source: String
     /// Events applied at most at once (a session takes about as many per frame).
     static let chunk = 1_024
@@ -41,22 +53,37 @@ struct RecordingFold {
     init(configuration: ModelConfiguration, source: String) {
         model = DashboardModel(configuration: configuration)
         self.source = source
+        check = SequenceCheck(source: source)
         pending.reserveCapacity(Self.chunk)
     }
 
     /// Takes one line of the recording.
     mutating func take(_ record: StreamRecord) throws(EventStreamError) -> Effect {
         switch record.line {
-        case .event(let event):
+        case .event(var event):
+            gapBeforeLastEvent = false
+            switch check.event(event, line: record.position.line) {
+            case .repeated:
+                repeatedLines.insert(record.position.offset)
+                return .none
+            case .gap(let missing):
+                noteLost(Int(clamping: missing))
+                gapBeforeLastEvent = true
+            case .next, .back:
+                break
+            }
+            event.sequence = modelSequence
+            modelSequence &+= 1
             pending.append(event)
             eventsTaken += 1
-            expectedSequence = max(expectedSequence, event.sequence &+ 1)
             if pending.count >= Self.chunk { flush() }
             return .event(event)
         case .keyframe(let keyframe):
             // A keyframe that continues the events before it holds what they built: reading on
             // is cheaper than decoding it, and gives the same state.
-            guard needsKeyframe || keyframe.sequence != expectedSequence else { return .none }
+            let verdict = check.keyframe(keyframe, line: record.position.line)
+            if verdict.missing > 0 { noteLost(Int(clamping: verdict.missing)) }
+            guard verdict.load else { return .none }
             flush()
             let state: StreamState
             do {
@@ -66,18 +93,16 @@ struct RecordingFold {
                                        kind: .corruptLine("keyframe state does not decode: \(Self.describe(error))"))
             }
             model.load(state)
-            needsKeyframe = false
-            expectedSequence = keyframe.sequence
+            modelSequence = model.stream.nextSequence
             return .reset
         case .dropped(let marker):
-            flush()
-            droppedTotal += max(0, marker.count)
-            model.apply(EventBatch(events: [], droppedTotal: max(model.droppedEvents, droppedTotal)))
-            needsKeyframe = true
+            check.dropped()
+            noteLost(max(0, marker.count))
             return .dropped(marker.count)
         case .end(let marker):
             return .end(marker)
         case .unknown:
+            check.otherLine()
             unknownLines += 1
             return .none
         case .header:
@@ -85,11 +110,19 @@ struct RecordingFold {
         }
     }
 
+    /// Counts `count` events lost here: the events before are applied first, so that the loss
+    /// shows from this point of the recording on.
+    private mutating func noteLost(_ count: Int) {
+        flush()
+        droppedTotal += count
+        model.apply(EventBatch(events: [], droppedTotal: max(model.droppedEvents, droppedTotal)))
+    }
+
     /// Applies the pending events.
     mutating func flush() {
         guard !pending.isEmpty else { return }
-        // Events lost are counted from the markers alone: the model must not take a gap the
-        // writer already announced for a new loss.
+        // Events lost are counted by `noteLost` alone (markers and unannounced gaps): the model
+        // must not count one twice.
         model.apply(EventBatch(events: pending, droppedTotal: model.droppedEvents))
         pending.removeAll(keepingCapacity: true)
     }

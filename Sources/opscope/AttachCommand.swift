@@ -79,7 +79,9 @@ struct AttachCommand: ParsableCommand {
         let (programs, problems) = AttachablePrograms.list(in: directory)
         for problem in problems { FileHandle.standardErrorWrite("opscope: \(problem)\n") }
         guard !programs.isEmpty else {
-            throw ValidationError("no program to attach to in \(directory.path): run one with OpScopeAgent.start(monitor), or a demo with --serve (opscope demo stuck --serve)")
+            throw ValidationError("no program to attach to in \(directory.path): run one with OpScopeAgent.start(monitor), or a demo with --serve "
+                                  + "(opscope demo stuck --serve). A program serving at a socket path of its own (--serve --socket PATH, "
+                                  + "AgentConfiguration.socketPath) is not listed here: opscope attach PATH")
         }
         if list || programs.count > 1 {
             print(AttachCommand.table(programs))
@@ -112,13 +114,13 @@ extension ReportCommand {
         let remote = try RemoteSource(path: path, reconnects: false, client: OpScopeCommand.version)
         defer { remote.close() }
         let report = try OpScopeAttach.report(remote)
-        if json {
+        if output == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print("\(remote.welcome.program) (pid \(remote.welcome.processID))")
-            print(ReportText.render(report))
+            print(ReportText.render(report, forCommand: true))
         }
         if report.hasProblem { throw ExitCode(1) }
     }

@@ -6,8 +6,8 @@ import DemoLauncher
 enum CommandLineArguments {
     /// The options whose value is a number that may be written negative (to be refused with the
     /// option's own range message), in every subcommand: `--at`, `--after`, `--for`, `--speed`,
-    /// `--seed`, `--fps`.
-    static let numericOptions: Set<String> = ["--at", "--after", "--for", "--speed", "--seed", "--fps"]
+    /// `--seed`, `--fps`, and `--attach` (a process id, refused as not one).
+    static let numericOptions: Set<String> = ["--at", "--after", "--for", "--speed", "--seed", "--fps", "--attach"]
 
     /// `--at -1` as `--at=-1`, so that the option's range check explains it (see
     /// `NegativeNumberArguments`). Nothing after `--` is touched.
@@ -41,7 +41,10 @@ enum CommandLineArguments {
     static func message(for error: any Error, arguments: [String]) -> String {
         let message = OpScopeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
         guard !message.contains("opscope ") else { return message }
-        return message + "; see '\(helpCommand(for: error, arguments: arguments))'"
+        // The suffix continues the sentence: a full stop before it would read ".;".
+        var sentence = Substring(message)
+        while sentence.last == "." { sentence = sentence.dropLast() }
+        return sentence + "; see '\(helpCommand(for: error, arguments: arguments))'"
     }
 
     /// The help for the command the error is about, as ArgumentParser's usage names it

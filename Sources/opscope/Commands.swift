@@ -61,7 +61,8 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Print the report of a demo run without a terminal, of a recording, or of a running program (--attach PID).",
         discussion: """
-            Exit status 0, or 1 when the report holds a cycle or a stuck operation (useful in CI), whatever the format.
+            Exit status 0, or 1 when the report holds a cycle or an operation that cannot progress on its own (useful in CI), \
+            whatever the format; work held by a suspended queue is named but is no problem by itself.
             Graphs: opscope report stuck --format dot | dot -Tsvg > stuck.svg; --format mermaid prints a flowchart for Markdown.
             A recording's graph: opscope export FILE --format dot|mermaid [--at SECONDS].
             """
@@ -98,7 +99,7 @@ struct ReportCommand: ParsableCommand {
     var seed: UInt64?
 
     /// The output asked for.
-    private var output: Format { format ?? (json ? .json : .text) }
+    var output: Format { format ?? (json ? .json : .text) }
 
     func validate() throws {
         if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for two outputs; give one") }
@@ -139,6 +140,10 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         if let attach { return try reportAttached(attach) }
         if let demo, RecordingInput.isFile(demo) { return try RecordingInput.report(demo, at: at, json: output == .json) }
+        if let demo, FileManager.default.fileExists(atPath: demo) {
+            // A demo's name wins over a file of that name: say which ran, and how to name the file.
+            FileHandle.standardErrorWrite("opscope: running the demo '\(demo)'; for the file of that name: opscope report ./\(demo)\n")
+        }
         let monitor = OperationMonitor()
         let speed = speed ?? 1
         let handle = Demo.named(demo!)!.start(monitor, Pace(speed: speed, seed: seed ?? 1))
@@ -150,7 +155,7 @@ struct ReportCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        case .text: print(ReportText.render(report))
+        case .text: print(ReportText.render(report, forCommand: true))
         case .dot: print(GraphExport.dot(model), terminator: "")
         case .mermaid: print(GraphExport.mermaid(model), terminator: "")
         }

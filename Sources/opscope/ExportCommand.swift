@@ -80,10 +80,12 @@ struct ExportCommand: ParsableCommand {
                 handle = FileHandle.standardOutput
                 return
             }
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw ValidationError("\(path): cannot create it")
+            // open(2) itself, for the system's reason when it fails (as opscope record gives it).
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw ValidationError("\(path): cannot create it: \(String(cString: strerror(errno)))")
             }
-            self.handle = handle
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
 
         func write(_ bytes: [UInt8]) throws {

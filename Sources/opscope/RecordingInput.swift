@@ -4,9 +4,13 @@ import OpScope
 import OpScopeDemos
 
 /// Reading a recording for a command: every problem with the file is one line naming the file
-/// (and the line) with exit status 2; a last line cut short is a notice on standard error, and
-/// the rest is used.
+/// (and the line) with exit status 2; a last line cut short, a missing end line and damaged lines
+/// (numbers that skip, repeat or go back) are notices on standard error, naming the line, and the
+/// rest is used.
 enum RecordingInput {
+    /// Damaged lines named one by one; more are counted.
+    static let noticesShown = 10
+
     /// Opens and indexes the recording at `path`.
     static func open(_ path: String, configuration: ModelConfiguration = ModelConfiguration()) throws -> Recording {
         // Read as a file, a directory fails on its first line ("/tmp:1: cannot read").
@@ -20,7 +24,12 @@ enum RecordingInput {
         } catch {
             throw ValidationError(error.description)
         }
+        for notice in recording.notices.prefix(noticesShown) { FileHandle.standardErrorWrite("opscope: \(notice)\n") }
+        if recording.noticeCount > noticesShown {
+            FileHandle.standardErrorWrite("opscope: \(path): notice: \(recording.noticeCount - noticesShown) more notices like these\n")
+        }
         if let truncation = recording.truncation { FileHandle.standardErrorWrite("opscope: \(truncation)\n") }
+        if let missing = recording.endMissing { FileHandle.standardErrorWrite("opscope: \(missing)\n") }
         return recording
     }
 
@@ -54,7 +63,7 @@ enum RecordingInput {
         if json {
             print(String(decoding: try reportJSON(report), as: UTF8.self))
         } else {
-            print(ReportText.render(report))
+            print(ReportText.render(report, forCommand: true))
         }
     }
 

@@ -55,6 +55,10 @@ struct ReplayCommand: ParsableCommand {
         var caption = "replay of \(header.program) (pid \(header.processID)), recorded \(header.startedAt.description.prefix(19))Z: "
             + "\(recording.eventCount) events"
         if recording.droppedEvents > 0 { caption += ", \(recording.droppedEvents) lost while recording" }
+        if let first = recording.notices.first {
+            caption += "; line \(first.line): \(first.message)"
+            if recording.noticeCount > 1 { caption += " (and \(recording.noticeCount - 1) more: opscope report \(Self.shellQuoted(file)) lists them)" }
+        }
         if recording.truncation != nil { caption += "; its last line was cut short (ignored)" } else if recording.end == nil {
             caption += "; it ends without an end line (the program stopped while recording)"
         }

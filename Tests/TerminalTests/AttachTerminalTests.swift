@@ -153,6 +153,7 @@ struct AttachTerminalTests {
         let runtime = Runtime()
         let none = Tmux.run(["sh", "-c", runtime.run("\(Tmux.opscope) attach 2>&1; echo status=$?")])
         #expect(none.output.contains("opscope: no program to attach to in \(runtime.socketDirectory)"), "\(none.output)")
+        #expect(none.output.contains("not listed here: opscope attach PATH"), "a socket path of its own: \(none.output)")
         #expect(none.output.contains("status=2"))
         let noAgent = Tmux.run(["sh", "-c", runtime.run("\(Tmux.opscope) report --attach 1 2>&1; echo status=$?")])
         #expect(noAgent.output.contains("process 1 serves no OpScope agent"), "\(noAgent.output)")

@@ -6,7 +6,7 @@ import Testing
 /// range message, options that do not apply are refused, and README's examples run as written.
 @Suite("Terminal: the command line", .serialized, .timeLimit(.minutes(3)))
 struct CommandLineTests {
-    private let directory: String = {
+    let directory: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("opscope-cli-\(UUID().uuidString.prefix(8))").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
@@ -14,7 +14,7 @@ struct CommandLineTests {
 
     /// Runs `opscope ARGUMENTS` in `directory` (no shell word splitting: each argument as given);
     /// returns what it wrote to both outputs and its exit status.
-    private func opscope(_ arguments: [String], timeout: Double = 60) -> (output: String, status: Int32?) {
+    func opscope(_ arguments: [String], timeout: Double = 60) -> (output: String, status: Int32?) {
         let script = "cd \"$1\" && shift && \"$0\" \"$@\" 2>&1; echo \"EXIT=$?\""
         let result = ChildProcess.run(["sh", "-c", script, Tmux.opscope, directory] + arguments, timeout: timeout)
         var lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -23,12 +23,12 @@ struct CommandLineTests {
         return (lines.dropLast().joined(separator: "\n"), Int32(last.dropFirst(5)))
     }
 
-    private func opscope(_ arguments: String) -> (output: String, status: Int32?) {
+    func opscope(_ arguments: String) -> (output: String, status: Int32?) {
         opscope(arguments.split(separator: " ").map(String.init))
     }
 
     /// A short recording of the pipeline demo, in `directory`.
-    private func recording() -> String {
+    func recording() -> String {
         let file = directory + "/run.jsonl"
         let recorded = opscope("record pipeline \(file) --for 0.5")
         #expect(recorded.status == 0, "\(recorded.output)")
@@ -36,7 +36,7 @@ struct CommandLineTests {
     }
 
     /// One line, exit status 2, holding `message`.
-    private func expectRefusal(_ result: (output: String, status: Int32?), _ message: String, _ command: String,
+    func expectRefusal(_ result: (output: String, status: Int32?), _ message: String, _ command: String,
                                sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.status == 2, "\(command): \(result.output)", sourceLocation: sourceLocation)
         #expect(result.output.hasPrefix("opscope: ") && result.output.contains(message), "\(command): \(result.output)",

@@ -69,6 +69,25 @@ struct ReplayTerminalTests {
         #expect(after.contains("EXIT=0"))
     }
 
+    @Test("a recording with a line missing replays on: ? names the damaged line, and the events dropped show once played past it")
+    func damagedReplay() throws {
+        let file = directory + "/pipeline.jsonl"
+        let recorded = opscope("record pipeline \(file) --for 1")
+        #expect(recorded.status == 0, "\(recorded.output)")
+        let damaged = directory + "/damaged.jsonl"
+        let index = try RecordingDamage.removeMiddleEvent(of: file, writingTo: damaged).index
+        let tmux = Tmux("\(Tmux.opscope) replay \(damaged) --paused")
+        tmux.wait(for: "the replay, paused at the start") { $0.contains("❚❚ 0.0 s / ") && $0.contains("replay of pipeline") }
+        #expect(!tmux.screen().contains("events dropped"))
+        tmux.send("?")
+        tmux.wait(for: "the caption naming the line") { $0.contains("line \(index + 1): sequence number") }
+        tmux.send("Escape", "p")
+        tmux.wait(for: "the loss, once played past it") { $0.contains("1 events dropped") }
+        tmux.send("q")
+        let after = tmux.wait(for: "the exit") { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"))
+    }
+
     @Test("opscope demo NAME --record FILE: the dashboard runs as usual; on quit the file is whole and replays")
     func demoRecord() {
         let file = directory + "/demo.jsonl"
