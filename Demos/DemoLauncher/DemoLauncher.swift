@@ -122,7 +122,10 @@ public enum DemoLauncher {
                 print("\(name): \(demo.summary)\n\n" + help)
                 exit(0)
             }
-            fail(name, firstLine(DisplayOptions.message(for: error)) + "; see '\(name) --help'")
+            var line = firstLine(DisplayOptions.message(for: error))
+            // "…or 'mermaid'.; see" reads badly: the pointer replaces the sentence's full stop.
+            while line.hasSuffix(".") { line.removeLast() }
+            fail(name, line + "; see '\(name) --help'")
         }
         do {
             try run(demo, display)
