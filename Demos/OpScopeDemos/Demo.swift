@@ -67,10 +67,12 @@ public final class DemoHandle: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Runs `body` every `interval` real seconds (first after `delay`), until `stop()`.
-    func every(_ interval: Double, after delay: Double = 0, _ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` every `interval` real seconds, until `stop()`; the first time after `delay`,
+    /// by default one interval from now: the demos feed their first batch themselves, and a
+    /// first tick at once added that batch twice.
+    func every(_ interval: Double, after delay: Double? = nil, _ body: @escaping @Sendable () -> Void) {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "opscope.demo.feeder"))
-        timer.schedule(deadline: .now() + delay, repeating: interval, leeway: .milliseconds(20))
+        timer.schedule(deadline: .now() + (delay ?? interval), repeating: interval, leeway: .milliseconds(20))
         timer.setEventHandler(handler: body)
         lock.lock()
         timers.append(timer)

@@ -64,3 +64,39 @@ final class NeverFinishingOperation: ObservableAsyncOperation, @unchecked Sendab
 
     override func execute() {}
 }
+
+/// The classic mistake of the KVO state protocol, in an asynchronous operation of the program's
+/// own (not one of OpScope's base classes): when its work ends it sets its flags but sends no
+/// `willChangeValue`/`didChangeValue(forKey: "isFinished")`. `isFinished` reads true, and the
+/// queue is never told: it keeps the operation, and its slot, for good, and its dependents never
+/// run. OpScope sees it by reading the keys (the warning "never sent didChangeValue").
+final class ForgetfulOperation: Operation, @unchecked Sendable {
+    // Safety: `executing` and `finished` are only touched under `lock`.
+    private let lock = NSLock()
+    private var executing = false
+    private var finished = false
+    private let seconds: Double
+
+    init(_ name: String, seconds: Double) {
+        self.seconds = seconds
+        super.init()
+        self.name = name
+    }
+
+    override var isAsynchronous: Bool { true }
+    override var isExecuting: Bool { lock.withLock { executing } }
+    override var isFinished: Bool { lock.withLock { finished } }
+
+    override func start() {
+        willChangeValue(forKey: "isExecuting")
+        lock.withLock { executing = true }
+        didChangeValue(forKey: "isExecuting")
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            // The mistake: the flags change, and nobody is told.
+            lock.withLock {
+                executing = false
+                finished = true
+            }
+        }
+    }
+}

@@ -87,7 +87,7 @@ enum Demos {
     static let asyncRightWrong = Demo(
         name: "async-right-wrong",
         summary: "the same async work as an operation that finishes at once, and as a true async operation",
-        caption: "left: main() only starts the work, so 'use' runs before the data exists; right: finish() when done"
+        caption: "q1 wrong: main() only starts the work, so 'use' runs before the data exists; q2 right: finish() when done"
     ) { monitor, pace in
         let handle = DemoHandle()
         let wrong = ObservedOperationQueue(monitor: monitor, name: "wrong", maxConcurrentOperationCount: 2)
@@ -120,7 +120,7 @@ enum Demos {
 
     static let stuck = Demo(
         name: "stuck",
-        summary: "why does it never start? a lost finish(), a cycle, a suspended queue, a dependency never enqueued",
+        summary: "why does it never start? a lost finish(), a finish never signalled, a cycle, a suspended queue, a dependency never enqueued",
         caption: "select a waiting operation and press Enter: the diagnosis names the root cause"
     ) { monitor, pace in
         let handle = DemoHandle()
@@ -134,20 +134,26 @@ enum Demos {
         let notify = BusyOperation("notify", seconds: 0.1)
         render.addDependency(hanging)
         notify.addDependency(render)
-        // 2. A dependency cycle.
+        // 2. An asynchronous operation that sets isFinished without its KVO notification.
+        let forgetful = ForgetfulOperation("save-draft", seconds: pace.seconds(0.3))
+        let upload = BusyOperation("upload-draft", seconds: 0.1)
+        upload.addDependency(forgetful)
+        // 3. A dependency cycle.
         let first = BusyOperation("load-config", seconds: 0.1)
         let second = BusyOperation("load-plugins", seconds: 0.1)
         first.addDependency(second)
         second.addDependency(first)
-        // 3. A suspended queue.
+        // 4. A suspended queue.
         let thumbnails = (1...3).map { BusyOperation("thumbnail-\($0)", seconds: 0.2) }
-        // 4. A dependency that was never added to any queue.
+        // 5. A dependency that was never added to any queue.
         let forgotten = BusyOperation("migrate-db", seconds: 0.1)
         let launch = BusyOperation("launch", seconds: 0.1)
         launch.addDependency(forgotten)
         handle.keep(forgotten)
         work.addOperations([hanging, render, notify, first, second, launch], waitUntilFinished: false)
         paused.addOperations(thumbnails, waitUntilFinished: false)
+        // Added last, so that the other lessons keep their numbers (#1 to #10).
+        work.addOperations([forgetful, upload], waitUntilFinished: false)
         try? monitor.catalog.register("hang", summary: "another async operation that never finishes", queue: work) { _ in
             NeverFinishingOperation("hang-\(number())")
         }
@@ -167,7 +173,7 @@ enum Demos {
     static let priorities = Demo(
         name: "priorities",
         summary: "mixed queuePriority and QoS on limited concurrency: the scheduler's real order",
-        caption: "2 slots: barrier first, then veryHigh ... veryLow, first in first out within a priority"
+        caption: "2 slots: veryHigh ... veryLow, first in first out within a priority; a job's QoS stands in for an unset priority"
     ) { monitor, pace in
         let handle = DemoHandle()
         let queue = ObservedOperationQueue(monitor: monitor, name: "jobs", maxConcurrentOperationCount: 2)

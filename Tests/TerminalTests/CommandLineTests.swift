@@ -122,6 +122,16 @@ struct CommandLineTests {
                       "--for --speed 2")
     }
 
+    @Test("a demo adds its first batch once: priorities has 8 jobs before its next burst, not 16")
+    func demoFirstBatchOnce() throws {
+        // At speed 0.05 the next burst comes a minute later, and no job finishes before it.
+        let result = opscope("report priorities --after 0.5 --speed 0.05 --json")
+        let json = try #require(result.output.firstIndex(of: "{").map { String(result.output[$0...]) })
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let operations = try #require(report["operations"] as? [[String: Any]])
+        #expect(operations.count == 8, "\(operations.compactMap { $0["name"] as? String })")
+    }
+
     @Test("a demo's own program reads a negative number as its option's value, and its errors end with where the help is")
     func demoProgramArguments() throws {
         let stuck = URL(fileURLWithPath: Tmux.opscope).deletingLastPathComponent().appendingPathComponent("stuck").path

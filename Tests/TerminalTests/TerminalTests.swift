@@ -191,6 +191,9 @@ struct DemoProgramTests {
         if demo == "stuck" {
             let kinds = Set(diagnoses.compactMap { $0["kind"] as? String })
             #expect(kinds.isSuperset(of: ["waitingOnDependencies", "cycle", "queueSuspended", "notInAnyQueue"]), "\(kinds)")
+            // The KVO lesson: an operation of the program's own that never sends its isFinished notification.
+            let warnings = (object?["warnings"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            #expect(warnings.contains("unsignalledFinish"), "\(warnings)")
         }
         #expect(exit == status, "\(demo) exited \(exit.map(String.init) ?? "?")")
     }
