@@ -185,8 +185,8 @@ struct FilterTests {
         var script = EventScript()
         script.queue(1, "work")
         script.add(1, queue: 1, "early")
-        script.run(1)
         script.add(2, queue: 1, "later")
+        script.run(1)
         var configuration = ModelConfiguration()
         configuration.finishedRetention = 1_000_000_000
         var model = script.model(configuration)
