@@ -82,7 +82,12 @@ public struct Session {
             frozen = ingest.model
             frozenPosition = ingest.history?.end ?? 0
         }
-        if !interaction.state.paused { frozen = nil }
+        if !interaction.state.paused, frozen != nil {
+            frozen = nil
+            // Back to live: the status line's message is stamped with the live clock (the
+            // paused one stood still, and would expire it at once).
+            interaction.resumedLive(now: ingest.model.now)
+        }
         let now = source.now()
         // A remote program that exited: say so, and keep its last state as it was (the model's
         // clock stands still until the source delivers again).
@@ -194,8 +199,12 @@ public struct Session {
                 if let controllable = source as? any PlaybackControllable {
                     switch controllable.playback(request) {
                     case .success(let status):
-                        interaction.status(status.message)
-                        if replay != nil { interaction.updateTimeline(TimelineState(status), now: source.now()) }
+                        if replay != nil {
+                            interaction.playbackAnswered(status)
+                            interaction.updateTimeline(TimelineState(status), now: source.now())
+                        } else {
+                            interaction.status(status.message)
+                        }
                     case .failure(let error): interaction.commandFinished(.failure(error))
                     }
                 } else {
@@ -227,10 +236,24 @@ public struct Session {
             }
             frozen = model
         } else if let model = history.model(at: target) {
+            // The sentence is the event gone back over, told with the state it made.
+            if let event = history.event(at: target), let after = frozen { interaction.narrate(stepBack: event, model: after) }
             frozen = model
         }
         frozenPosition = target
-        interaction.status("\(history.end - target) event\(history.end - target == 1 ? "" : "s") ahead of the display")
+        interaction.status(Self.stepMessage(count, at: target, history, shown: frozen?.now, live: ingest.model.now))
+    }
+
+    /// Where a step landed, as a replay says it: the moment on screen in the history held, and
+    /// how far behind live it is (live goes on while paused, so that distance can grow).
+    static func stepMessage(_ count: Int, at position: Int, _ history: PlaybackHistory, shown: UInt64?, live: UInt64) -> String {
+        let steps = abs(count)
+        let what = count > 0 ? (steps == 1 ? "one event on" : "\(steps) events on") : (steps == 1 ? "back one event" : "back \(steps) events")
+        let moment = position > history.start ? history.event(at: position - 1)?.time ?? shown : shown
+        let behind = moment.map { live > $0 ? live - $0 : 0 } ?? 0
+        let ahead = history.end - position
+        return "\(what): event \(position - history.start) of \(history.end - history.start) held, "
+            + "\(DurationText.format(behind)) and \(ahead) event\(ahead == 1 ? "" : "s") behind live (p goes live)"
     }
 
     /// A replay: the model's clock follows the moment shown (back too, when it seeks back), and

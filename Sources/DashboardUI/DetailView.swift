@@ -28,6 +28,11 @@ struct DetailView {
         if let diagnosis = model.diagnosis(of: id) {
             lines.append([.init("Why is it not running?", theme.header)])
             for line in TextWrap.wrap(theme.text(diagnosis.message), width: area.width) { lines.append([.init(line, theme.warning)]) }
+            // The keys that act on it (a replay takes no commands): the diagnosis says what, in
+            // Foundation's terms; the dashboard says how, here.
+            if state.timeline == nil, let queue = diagnosis.queue, model.queues[queue]?.isSuspended == true {
+                lines.append([.init("resume it here: select \(queue), s", theme.header)])
+            }
         }
         for warning in warnings where warning.operation == id {
             for (index, line) in TextWrap.wrap(theme.text(warning.message), width: area.width - 2).enumerated() {

@@ -76,13 +76,22 @@ extension Interaction {
         let current = record.maxConcurrentOperationCount
         let next: Int
         if current < 0 {
-            guard delta < 0 else { return error("\(queue) has no concurrency limit; ( sets one") }
+            // The first limit is the number running now: the queue goes on as it is, and the
+            // next ( holds one more back. (The program's processor count is not known here.)
+            let running = "\(record.executing) running now"
+            guard delta < 0 else {
+                return error("\(queue) has no concurrency limit (∞): nothing to raise; ( sets one at the number running now "
+                             + "(\(max(1, record.executing))), :max \(queue) N any other")
+            }
             next = max(1, record.executing)
+            // The program's answer names the old limit "default": say what that was on screen.
+            receiptNote = "default is no limit (∞); \(next): \(running)"
+            status("max concurrency of \(queue) '\(record.name)': no limit (∞) → \(next), \(running)")
         } else {
             next = current + delta
             guard next >= 1 else { return error("\(queue) is already serial (max 1)") }
+            status("max concurrency of \(queue) '\(record.name)': \(record.limitText) → \(next)")
         }
-        status("max concurrency of \(queue) '\(record.name)': \(record.limitText) → \(next)")
         return [.command(.setMaxConcurrency(queue: queue, count: next)), .redraw]
     }
 

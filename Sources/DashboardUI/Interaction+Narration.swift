@@ -39,6 +39,25 @@ extension Interaction {
             ?? NarrationEntry(time: event.time, text: "a change nobody needs told (a sampled queue depth)")
         state.narration.append([entry])
         state.narration.stepped = true
+        state.narration.steppedBack = nil
+    }
+
+    /// Narrates the event a step back (`,`) went back over (`model` is the state it made): the
+    /// narration line tells it instead of the newest sentence, which is of a later moment. The
+    /// log keeps only what happened, in order.
+    public mutating func narrate(stepBack event: MonitorEvent, model: DashboardModel) {
+        let told = Narrator.narrate(event, model: model)
+        state.narration.steppedBack = NarrationEntry(time: event.time, text: "went back before: " + (told?.text ?? "a sampled queue depth"),
+                                                     operation: told?.operation, queue: told?.queue)
+        state.narration.stepped = true
+    }
+
+    /// The display follows the program again (`p` after a pause): the status says so, stamped
+    /// with the live clock `now`.
+    public mutating func resumedLive(now: UInt64) {
+        clock = max(clock, now)
+        state.narration.steppedBack = nil
+        if let status = state.status, !status.isError { state.status = ViewState.StatusLine(status.text, time: clock) }
     }
 
     /// Another program took the source's place (a socket served anew): a question about the
@@ -57,6 +76,7 @@ extension Interaction {
     /// The sentence the narration line shows, if it shows one.
     var narrationLine: NarrationEntry? {
         guard state.narration.isOn || (state.paused && state.narration.stepped) else { return nil }
+        if state.paused, let back = state.narration.steppedBack { return back }
         return state.narration.latest
     }
 }

@@ -64,6 +64,7 @@ extension Interaction {
             state.history.add(line.text, line.kind)
             if line.kind == .filter {
                 state.table.filter = line.text
+                if let note = Self.goneNote(line.text, model) { status(note) }
                 return [.redraw]
             }
             return runCommandLine(line.text, model)
@@ -79,5 +80,28 @@ extension Interaction {
             if line.kind == .filter { state.table.filter = line.text }
             return [.redraw]
         }
+    }
+
+    /// A filter for one id (`#2`, `id:2`) that matches nothing because the operation is no longer
+    /// retained: what the model can truthfully say about it. Only finished operations are
+    /// dropped, so an id below one still held, with drops counted, finished and was dropped.
+    /// Nil for other filters, and when the id is held.
+    static func goneNote(_ filter: String, _ model: DashboardModel) -> String? {
+        let words = filter.lowercased().split(whereSeparator: \.isWhitespace)
+        guard words.count == 1 else { return nil }
+        var text = words[0]
+        if text.hasPrefix("id:") { text = text.dropFirst(3) }
+        if text.hasPrefix("#") { text = text.dropFirst() }
+        guard let number = Int(text), number > 0 else { return nil }
+        let id = OperationID(number)
+        guard !model.operations.contains(id) else { return nil }
+        let dropped = model.expired.values.reduce(0, +)
+        let highest = model.operations.ids.max()
+        guard dropped > 0, let highest, id < highest else {
+            return "no operation \(id) is held" + (highest.map { " (ids held go up to \($0))" } ?? "")
+        }
+        let seconds = model.configuration.finishedRetention / 1_000_000_000
+        return "\(id) finished and was dropped from the list: finished operations stay \(seconds) s "
+            + "(at most \(model.configuration.maximumRetainedFinished)); \(dropped) dropped so far"
     }
 }

@@ -78,9 +78,37 @@ extension Interaction {
     /// The replay's state, as the session learned it from the source (nil: not a replay). When
     /// the replay moved back in time, the clock that stamps status messages moves back with it.
     public mutating func updateTimeline(_ timeline: TimelineState?, now: UInt64) {
+        let before = state.timeline
         state.timeline = timeline
+        if let timeline { followPlayback(timeline, before: before) }
         guard timeline != nil, now < clock else { return }
         clock = now
         state.status?.time = now
+        if let answer = playbackAnswer, answer.status.text == state.status?.text { playbackAnswer?.status.time = now }
+    }
+
+    /// The replay's answer to a key (`status` is where it left the replay): shown in the status
+    /// line until playback moves on from the moment it names.
+    public mutating func playbackAnswered(_ status: PlaybackStatus) {
+        self.status(status.message)
+        let timeline = TimelineState(status)
+        if let timeline, let line = state.status { playbackAnswer = (line, timeline.position) } else { playbackAnswer = nil }
+    }
+
+    /// Playing on from where a key left the replay lets that answer go (it named a moment no
+    /// longer shown); playing into the end says so, and what to do next.
+    private mutating func followPlayback(_ timeline: TimelineState, before: TimelineState?) {
+        if let answer = playbackAnswer {
+            if state.status != answer.status {
+                playbackAnswer = nil
+            } else if timeline.playing, abs(timeline.position - answer.position) >= 1.5 {
+                state.status = nil
+                playbackAnswer = nil
+            }
+        }
+        let atEnd = timeline.duration > 0 && timeline.position >= timeline.duration - 0.0005 && !timeline.playing
+        if atEnd, before?.playing == true {
+            status("end of the recording: R starts it over, [ goes back a second, :seek TIME to a moment")
+        }
     }
 }

@@ -100,7 +100,24 @@ extension Interaction {
         }
         select(target, model)
         let index = candidates.firstIndex(of: target)! + 1
-        status("stuck \(index) of \(candidates.count): \(model.diagnosis(of: target)?.message ?? model.operations[target]?.label ?? "")")
+        status("stuck \(index) of \(candidates.count): \(Self.stuckReason(target, model))")
         return [.redraw]
+    }
+
+    /// Why `id` is stuck, short: its diagnosis when it waits; when it runs (a root cause), what
+    /// its warning says is wrong.
+    static func stuckReason(_ id: OperationID, _ model: DashboardModel) -> String {
+        if let diagnosis = model.diagnosis(of: id) { return diagnosis.message }
+        guard let record = model.operations[id] else { return id.description }
+        let running = DurationText.format(record.runTime(now: model.now) ?? 0)
+        let reasons = model.warnings().filter { $0.operation == id }.compactMap { warning -> String? in
+            switch warning.kind {
+            case .unsignalledFinish: "finish not signalled (isFinished reads true, its queue was never told)"
+            case .longRunningAsynchronous: "asynchronous, executing \(running): never calls finish()?"
+            case .cancelledStillExecuting: "cancelled, still executing after \(running): does it check isCancelled?"
+            case .notReadyWithoutDependencies, .dependencyNeverEnqueued, .cycle, .suspendedQueueWithWork, .droppedEvents: nil
+            }
+        }
+        return record.label + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
     }
 }

@@ -17,6 +17,9 @@ public struct Interaction: Sendable {
     /// What the next command's receipt must add (operations a confirmed cancel left out because
     /// they finished while the question was open).
     var receiptNote: String?
+    /// A replay's answer in the status line and the position it named: it goes once playback
+    /// has moved on from there (it would name a moment no longer shown).
+    var playbackAnswer: (status: ViewState.StatusLine, position: Double)?
     /// Where the last frame put things.
     public var map = ScreenMap()
     /// The model's clock as last seen: status messages are stamped with it and expire by it
@@ -88,7 +91,8 @@ public struct Interaction: Sendable {
         case .togglePause:
             state.paused.toggle()
             if !state.paused { state.narration.stepped = false }
-            status(state.paused ? "display paused (the queues keep running); p resumes, . steps" : "display resumed")
+            status(state.paused ? "display paused (the queues keep running); . steps on, ',' back, p goes live"
+                   : "live: the display follows the program again")
         case .redraw: return [.fullRedraw]
         case .speedUp: return [.playback(.faster), .redraw]
         case .speedDown: return [.playback(.slower), .redraw]

@@ -45,6 +45,8 @@ public enum KeyBindings {
         public var action: UserAction?
         /// In the bottom key bar: its place (Help first, Quit last, as htop), the key and a short name.
         public var bar: (place: Int, key: String, name: String)?
+        /// In the key bar of a replay, which takes no commands: its place, key and short name.
+        public var replayBar: (place: Int, key: String, name: String)?
     }
 
     private static func keys(_ characters: String, _ others: Key...) -> [Key] {
@@ -64,7 +66,7 @@ public enum KeyBindings {
         Binding(keys: [.escape], label: "Esc", help: "back: to the overview, close details, then clear the filter, then the tags", action: .back),
         Binding(keys: [.tab], label: "Tab", help: "next pane: queues, operations, graph, lanes, warnings", action: .nextPane, bar: (1, "Tab", "Pane")),
         Binding(keys: [.backTab], label: "Shift-Tab", help: "previous pane", action: .previousPane),
-        Binding(keys: keys("1"), label: "1", help: "view: the overview", action: .showOverview, bar: (7, "1-5", "View")),
+        Binding(keys: keys("1"), label: "1", help: "view: the overview", action: .showOverview, bar: (7, "1-5", "View"), replayBar: (9, "1-5", "View")),
         Binding(keys: keys("2"), label: "2", help: "view: waiting operations grouped by root cause", action: .showStuck),
         Binding(keys: keys("3"), label: "3", help: "view: each queue's start order", action: .showStartOrder),
         Binding(keys: keys("4"), label: "4", help: "view: the narration log", action: .showNarration),
@@ -83,9 +85,9 @@ public enum KeyBindings {
         Binding(keys: keys("(", .function(7)), label: "( F7", help: "lower the selected queue's max concurrency",
                 action: .lowerConcurrency),
         Binding(keys: keys("a"), label: "a", help: "add work: pick one of the program's templates", action: .addWork, bar: (4, "a", "Add")),
-        Binding(keys: keys(":"), label: ":", help: "command line (:help lists the commands)", action: .commandLine),
+        Binding(keys: keys(":"), label: ":", help: "command line (:help lists the commands)", action: .commandLine, replayBar: (7, ":", "Seek")),
         Binding(keys: keys("/"), label: "/", help: "filter the table: words, key:value (state queue qos name type id why), !negates, a|b either",
-                action: .filter, bar: (5, "/", "Filter")),
+                action: .filter, bar: (5, "/", "Filter"), replayBar: (8, "/", "Filter")),
         Binding(keys: keys("<"), label: "<", help: "sort by the column to the left", action: .sortLeft, bar: (6, "<>", "Sort")),
         Binding(keys: keys(">"), label: ">", help: "sort by the column to the right", action: .sortRight),
         Binding(keys: keys("I"), label: "I", help: "invert the sort order", action: .invertSort),
@@ -95,23 +97,23 @@ public enum KeyBindings {
         Binding(keys: keys("f"), label: "f", help: "graph stays on the selection's blocking chain, down to its root cause, until f again",
                 action: .toggleGraphFollow),
         Binding(keys: keys("p"), label: "p", help: "pause the display (the queues keep running); in a replay: pause / play",
-                action: .togglePause, bar: (9, "p", "Pause")),
+                action: .togglePause, bar: (9, "p", "Pause"), replayBar: (1, "p", "Play")),
         Binding(keys: keys("."), label: ".", help: "while paused: show the next event (one at a time, narrated); in a replay: one event on",
                 action: .stepForward),
         Binding(keys: keys(","), label: ",", help: "while paused: go back one event in the retained history; in a replay: one event back",
-                action: .stepBack),
-        Binding(keys: keys("["), label: "[", help: "replay: one second back", action: .seekBack),
+                action: .stepBack, replayBar: (3, ",.", "Step")),
+        Binding(keys: keys("["), label: "[", help: "replay: one second back", action: .seekBack, replayBar: (2, "[]", "1s")),
         Binding(keys: keys("]"), label: "]", help: "replay: one second on", action: .seekForward),
-        Binding(keys: keys("{"), label: "{", help: "replay: the previous warning, or change of the selected operation", action: .previousMark),
+        Binding(keys: keys("{"), label: "{", help: "replay: the previous warning, or change of the selected operation", action: .previousMark, replayBar: (4, "{}", "Mark")),
         Binding(keys: keys("}"), label: "}", help: "replay: the next warning, or change of the selected operation", action: .nextMark),
-        Binding(keys: keys("+"), label: "+", help: "replay: play faster", action: .speedUp),
+        Binding(keys: keys("+"), label: "+", help: "replay: play faster", action: .speedUp, replayBar: (5, "+-", "Speed")),
         Binding(keys: keys("-"), label: "-", help: "replay: play slower", action: .speedDown),
-        Binding(keys: keys("R"), label: "R", help: "replay: start over", action: .restart),
+        Binding(keys: keys("R"), label: "R", help: "replay: start over", action: .restart, replayBar: (6, "R", "Restart")),
         Binding(keys: keys("t"), label: "t", help: "narration on / off: one sentence per state change, saying why", action: .toggleNarration),
         Binding(keys: keys("L"), label: "L", help: "legend: what the symbols and colours mean", action: .legend),
-        Binding(keys: keys("?", .function(1)), label: "?, F1", help: "this help (↑ ↓ scroll it)", action: .help, bar: (0, "F1", "Help")),
+        Binding(keys: keys("?", .function(1)), label: "?, F1", help: "this help (↑ ↓ scroll it)", action: .help, bar: (0, "F1", "Help"), replayBar: (0, "F1", "Help")),
         Binding(keys: [.control("l")], label: "Ctrl-L", help: "redraw the screen", action: .redraw),
-        Binding(keys: keys("q", .function(10)), label: "q, F10", help: "quit", action: .quit, bar: (10, "F10", "Quit")),
+        Binding(keys: keys("q", .function(10)), label: "q, F10", help: "quit", action: .quit, bar: (10, "F10", "Quit"), replayBar: (10, "F10", "Quit")),
         Binding(keys: keys("h", .left), label: "h ←", help: "graph (when it has the keys: Tab): pan left", action: .panLeft),
         Binding(keys: keys("l", .right), label: "l →", help: "graph (when it has the keys: Tab): pan right", action: .panRight),
         Binding(keys: keys("z"), label: "z", help: "graph: compact (one cell per box, the selection's label below) / labelled",
@@ -146,6 +148,18 @@ public enum KeyBindings {
     /// Key bar entries, in bar order: key label and name.
     public static let bar: [(key: String, name: String)] =
         all.compactMap(\.bar).sorted { $0.place < $1.place }.map { ($0.key, $0.name) }
+
+    /// The key bar of a replay: the keys that move in the recording instead of the commands it
+    /// cannot take (p plays and pauses, `:seek` goes to a moment).
+    public static let replayBar: [(key: String, name: String)] =
+        all.compactMap(\.replayBar).sorted { $0.place < $1.place }.map { ($0.key, $0.name) }
+
+    /// The key bar's entries before any is left out for width: the commands, or in a replay
+    /// (`replay` is where it is) the keys that move in the recording, `p` named by what it does now.
+    public static func bar(replay: TimelineState?) -> [(key: String, name: String)] {
+        guard let replay else { return bar }
+        return replayBar.map { entry in entry.key == "p" && replay.playing ? (entry.key, "Pause") : entry }
+    }
 
     /// The key list as a Markdown table (README's "Keys" section is this text).
     public static func markdownTable() -> String {

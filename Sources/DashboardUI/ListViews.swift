@@ -25,7 +25,7 @@ struct ListViews {
         map.listBody = inner
         map.panes[.table] = area
         switch state.screen {
-        case .stuck: draw(stuckRows(model, width: inner.width), model, interaction, into: &buffer, area: inner, map: &map,
+        case .stuck: draw(stuckRows(model, width: inner.width, commands: interaction.commandsRefused == nil), model, interaction, into: &buffer, area: inner, map: &map,
                           empty: "nothing waits: every unfinished operation is running")
         case .startOrder: draw(startOrderRows(model), model, interaction, into: &buffer, area: inner, map: &map,
                                empty: "no queue observed yet")
@@ -34,19 +34,34 @@ struct ListViews {
         }
     }
 
-    private func stuckRows(_ model: DashboardModel, width: Int) -> [Row] {
+    /// The groups of view 2; with `commands` (a source that takes them), a suspended queue's
+    /// heading says which keys resume it.
+    private func stuckRows(_ model: DashboardModel, width: Int, commands: Bool) -> [Row] {
         let groups = RootCauseGroups.build(model)
         var rows: [Row] = []
         for group in groups.groups {
             if !rows.isEmpty { rows.append(.blank) }
             let style = group.severity <= 3 ? theme.error : (group.severity <= 5 ? theme.warning : theme.header)
-            let heading = "\(group.members.count) wait\(group.members.count == 1 ? "s" : "") for: " + theme.text(group.title)
+            // The root of a group waits too (never enqueued, not ready) but not for itself: it is
+            // not counted among the operations that wait for it.
+            let waiters = group.waiters
+            var title = group.title
+            if commands, case .suspended(let queue) = group.cause { title += "; here: select \(queue), s" }
+            let heading = waiters == 0 ? "stuck: " + theme.text(title)
+                : "\(waiters) wait\(waiters == 1 ? "s" : "") for: " + theme.text(title)
             // Headings wrap: the cause is the point of this view, so it is never cut.
             for line in TextWrap.wrap(heading, width: max(10, width)) { rows.append(.heading(line, style)) }
             for id in group.members {
                 let chain = groups.chains[id] ?? []
-                let via = chain.count > 2 ? "via " + chain.dropFirst().dropLast().map(\.description).joined(separator: " → ") : ""
-                rows.append(.operation(id, via))
+                if id == group.root {
+                    rows.append(.operation(id, waiters == 0 ? "" : "the cause itself"))
+                } else if group.cause == .running {
+                    // Each waits on its own running dependency: name it.
+                    rows.append(.operation(id, "waits on " + chain.dropFirst().map(\.description).joined(separator: " → ")))
+                } else {
+                    let via = chain.count > 2 ? "via " + chain.dropFirst().dropLast().map(\.description).joined(separator: " → ") : ""
+                    rows.append(.operation(id, via))
+                }
             }
         }
         return rows

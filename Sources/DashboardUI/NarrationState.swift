@@ -35,6 +35,9 @@ public struct NarrationState: Sendable, Equatable {
     /// The last entry came from stepping while paused (`.`): the narration line shows it even
     /// when narration is off.
     public var stepped = false
+    /// The event the last step back (`,`) went back over, told: the narration line shows it while
+    /// paused, since the newest entry tells of a later moment. Not in the log.
+    public var steppedBack: NarrationEntry?
     /// Entries kept.
     public static let limit = 2_000
 

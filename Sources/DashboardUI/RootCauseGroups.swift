@@ -19,6 +19,9 @@ public struct RootCauseGroups: Sendable {
         case cycle(Int)
         /// Dependencies the dashboard never saw.
         case unseen
+        /// Dependencies still running normally (an asynchronous one not yet past the model's
+        /// long-running threshold): nothing is wrong, they start when those finish.
+        case running
     }
 
     /// One root cause and the operations it holds.
@@ -29,8 +32,14 @@ public struct RootCauseGroups: Sendable {
         public var title: String
         /// Lower is worse: cycles and never-enqueued work first, turns last.
         public var severity: Int
-        /// The waiting operations, in id order.
+        /// The waiting operations, in id order; the root first when it waits itself (a never
+        /// enqueued or not-ready operation), and then it is not one of its own `waiters`.
         public var members: [OperationID]
+        /// The root cause when it is one of `members` (it is not waiting for itself).
+        public var root: OperationID?
+
+        /// The operations that wait for the cause: the members less the root.
+        public var waiters: Int { members.count - (root == nil ? 0 : 1) }
     }
 
     /// The groups, worst first.
@@ -47,26 +56,39 @@ public struct RootCauseGroups: Sendable {
         let warned = Set(model.warnings().compactMap { $0.kind == .droppedEvents ? nil : $0.operation })
         var members: [Cause: [OperationID]] = [:]
         var order: [Cause] = []
+        var roots: [Cause: OperationID] = [:]
         for diagnosis in diagnoses {
-            let cause = Self.cause(of: diagnosis, byOperation, model)
+            let cause = Self.cause(of: diagnosis, byOperation, warned, model)
             if members[cause] == nil { order.append(cause) }
-            members[cause, default: []].append(diagnosis.operation)
+            if case .operation(diagnosis.operation) = cause {
+                roots[cause] = diagnosis.operation
+            } else {
+                members[cause, default: []].append(diagnosis.operation)
+            }
             result.chains[diagnosis.operation] = Diagnosis.path(from: diagnosis, through: byOperation, limit: 8)
         }
         result.groups = order.map { cause in
             let (title, severity) = Self.describe(cause, byOperation, warned, model)
-            return Group(cause: cause, title: title, severity: severity, members: members[cause] ?? [])
+            let root = roots[cause]
+            return Group(cause: cause, title: title, severity: severity, members: (root.map { [$0] } ?? []) + (members[cause] ?? []),
+                         root: root)
         }
         result.groups.sort { ($0.severity, -$0.members.count, $0.title) < ($1.severity, -$1.members.count, $1.title) }
         return result
     }
 
-    /// Where a diagnosis leads: the root operation's own situation, or the queue's.
-    private static func cause(of diagnosis: Diagnosis, _ byOperation: [OperationID: Diagnosis], _ model: DashboardModel) -> Cause {
+    /// Where a diagnosis leads: the root operation's own situation, or the queue's. A root that
+    /// is executing without a warning (not past the long-running threshold, finish not lost,
+    /// not cancelled and going on) is work in progress, not a root cause.
+    private static func cause(of diagnosis: Diagnosis, _ byOperation: [OperationID: Diagnosis], _ warned: Set<OperationID>,
+                              _ model: DashboardModel) -> Cause {
         var terminal = diagnosis
         if diagnosis.kind == .waitingOnDependencies {
             guard let root = diagnosis.rootCause, root != diagnosis.operation else { return .unseen }
-            guard let rootDiagnosis = byOperation[root], rootDiagnosis.kind != .waitingOnDependencies else { return .operation(root) }
+            guard let rootDiagnosis = byOperation[root], rootDiagnosis.kind != .waitingOnDependencies else {
+                let executing = model.operations.read(root) { $0.state == .executing } ?? false
+                return executing && !warned.contains(root) ? .running : .operation(root)
+            }
             terminal = rootDiagnosis
         }
         let queue = terminal.queue ?? model.operations[terminal.operation]?.queue
@@ -98,7 +120,10 @@ public struct RootCauseGroups: Sendable {
                 var text = "\(record.label) executing \(DurationText.format(record.runTime(now: model.now) ?? 0))"
                 if record.isAsynchronous { text += ", asynchronous" }
                 if record.isCancelled { text += ", cancelled but still running" }
-                return warned.contains(id) ? (text + ": does it ever finish?", 2) : (text, 5)
+                guard warned.contains(id) else { return (text, 5) }
+                if record.unsignalledFinish { return (text + ": finish not signalled (no didChangeValue(forKey: \"isFinished\"))", 2) }
+                if record.isAsynchronous, !record.isCancelled { return (text + ": " + Diagnosis.unfinishedAsynchronousAdvice, 2) }
+                return (text + ": does it check isCancelled? Its dependents wait until it finishes", 2)
             }
             guard let diagnosis = byOperation[id] else { return (record.label, 8) }
             switch diagnosis.kind {
@@ -107,7 +132,7 @@ public struct RootCauseGroups: Sendable {
             default: return (diagnosis.message, 6)
             }
         case .suspended(let queue):
-            return ("queue \(queueName(queue)) is suspended: it starts nothing until resumed", 3)
+            return ("queue \(queueName(queue)) is suspended, it starts nothing: " + Diagnosis.suspendedQueueAdvice, 3)
         case .limit(let queue):
             let record = model.queues[queue]
             return ("queue \(queueName(queue)) runs \(record?.executing ?? 0) of \(record?.limitText ?? "?"), its limit: they wait for a slot", 6)
@@ -115,6 +140,8 @@ public struct RootCauseGroups: Sendable {
             return ("queue \(queueName(queue)) has a free slot: they start in start order", 7)
         case .unseen:
             return ("dependencies this dashboard never saw (added before it attached, or no longer retained)", 8)
+        case .running:
+            return ("dependencies still running: each starts when they finish (nothing is stuck here)", 9)
         }
     }
 }

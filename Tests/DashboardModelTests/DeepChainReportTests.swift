@@ -34,7 +34,7 @@ struct DeepChainReportTests {
         #expect(deepest.chainLength == Self.depth && deepest.next == OperationID(Self.depth - 1))
         #expect(deepest.blockers == [OperationID(Self.depth - 1)] && deepest.queue == QueueID(1))
         #expect(deepest.message == "#100000 link waits on #99999 link waits on #99998 link waits on … "
-            + "(a chain of 100,000 operations) … #1 link: #1 link is ready but queue q1 'chain' is suspended")
+            + "(a chain of 100,000 operations) … #1 link: #1 link is ready but queue q1 'chain' is suspended: resume it (isSuspended = false)")
         let longest = report.diagnoses.map(\.message.utf8.count).max() ?? 0
         #expect(longest < 200, "messages are bounded: \(longest) bytes")
         let first = try #require(report.diagnoses.first)

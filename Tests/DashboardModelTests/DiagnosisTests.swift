@@ -53,7 +53,7 @@ struct DiagnosisTests {
         let ids = try ids(live, ["ready", "dropped"])
         let first = try #require(live.model.diagnosis(of: ids[0]))
         #expect(first.kind == .queueSuspended && first.queue == queue.queueID)
-        #expect(first.message == "\(ids[0]) ready is ready but queue \(queue.queueID) 'paused' is suspended")
+        #expect(first.message == "\(ids[0]) ready is ready but queue \(queue.queueID) 'paused' is suspended: resume it (isSuspended = false)")
         // The app cancelled the foreign operation directly: sampled, then reported.
         #expect(live.sync { $0[ids[1]]?.isCancelled == true })
         let second = try #require(live.model.diagnosis(of: ids[1]))

@@ -42,8 +42,14 @@ struct RewindTests {
             #expect(session.eventsAhead == back)
             #expect(session.shownModel.report(now: 0) == modelAfter(events.count - back).report(now: 0), "\(back) back")
         }
-        #expect(terminal.text.contains("10 ops") && !terminal.text.contains("log "), "\(terminal.text)")
-        #expect(terminal.text.contains("3 events ahead of the display"))
+        // The narration line tells the event gone back over; the rest of the screen is before #11.
+        let lines = terminal.text.split(separator: "\n")
+        #expect(terminal.text.contains("10 ops") && !lines.contains { !$0.hasPrefix("»") && $0.contains("log ") }, "\(terminal.text)")
+        #expect(lines.contains { $0.hasPrefix("» went back before: #11 log") }, "\(terminal.text)")
+        // Where the display is, as a replay says it, and how far behind live.
+        let count = events.count
+        #expect(terminal.text.contains("back one event: event \(count - 3) of \(count) held, 42 ms and 3 events behind live"),
+                "\(terminal.text)")
         // Events keep arriving while the display looks at the past.
         var more = EventScript()
         more.time = source.now()
@@ -55,9 +61,17 @@ struct RewindTests {
         #expect(!terminal.text.contains("while-rewound"))
         press(.character("."), on: &session, terminal, source)
         #expect(session.shownModel.report(now: 0) == modelAfter(events.count - 2).report(now: 0))
-        // p: back to live, with what arrived meanwhile.
+        // Forward: the distance to live counts what arrived meanwhile too, and the line tells the
+        // event stepped over, not the newest.
+        #expect(terminal.text.contains("one event on: event \(count - 2) of \(count + 1) held"), "\(terminal.text)")
+        #expect(terminal.text.contains("3 events behind live"), "\(terminal.text)")
+        // p: back to live, with what arrived meanwhile, and the status line says so, even after
+        // a pause longer than a message lives.
+        source.advance(by: 20_000_000_000)
+        _ = session.step(on: terminal)
         press(.character("p"), on: &session, terminal, source)
         #expect(!terminal.text.contains("PAUSED") && terminal.text.contains("while-rewound") && terminal.text.contains("12 ops"))
+        #expect(terminal.text.contains("live: the display follows the program again"), "\(terminal.text)")
         #expect(session.eventsAhead == 0)
     }
 

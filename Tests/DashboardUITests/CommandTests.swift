@@ -175,4 +175,23 @@ struct CommandTests {
         press([.enter], &dashboard, model)
         #expect(OperationRows.ids(model, dashboard.state) == [6, 11])
     }
+
+    @Test("( on a queue with no limit sets the number running now and says so, and what the answer's 'default' was; ) says why it cannot")
+    func firstLimit() {
+        var script = EventScript()
+        script.queue(1, "wide")
+        for id in 1...3 { script.add(id, queue: 1, "job-\(id)") }
+        script.start(1)
+        script.start(2)
+        let model = script.model()
+        var dashboard = board(model, select: 1)
+        press([.character(")")], &dashboard, model)
+        #expect(dashboard.state.status?.text.hasPrefix("q1 has no concurrency limit (∞): nothing to raise; ( sets one at the number running now (2)") == true,
+                "\(String(describing: dashboard.state.status))")
+        let effects = press([.character("(")], &dashboard, model)
+        #expect(effects.command == .setMaxConcurrency(queue: QueueID(1), count: 2))
+        #expect(dashboard.state.status?.text == "max concurrency of q1 'wide': no limit (∞) → 2, 2 running now")
+        dashboard.commandFinished(.success(CommandReceipt(message: "q1 max concurrency 2 (was default)")))
+        #expect(dashboard.state.status?.text == "q1 max concurrency 2 (was default); default is no limit (∞); 2: 2 running now")
+    }
 }

@@ -36,12 +36,7 @@ struct DebuggingTests {
 
     @Test("a long-running asynchronous operation makes the work behind it stuck too")
     func behindAHang() {
-        var script = EventScript()
-        script.queue(1, "jobs", max: 2)
-        script.add(1, queue: 1, "sync-account", async: true)
-        script.add(2, queue: 1, "render-feed", after: [1])
-        script.start(1)
-        var model = script.model()
+        var model = hangScript(name: "sync-account").model()
         #expect(OperationRows.ids(model, { var state = ViewState(); state.table.filter = "why:stuck"; return state }()).isEmpty)
         model.advance(to: model.now + 11_000_000_000)
         var state = ViewState()
@@ -52,19 +47,96 @@ struct DebuggingTests {
     @Test("stuck by root cause: a cycle first, then the suspended queue, then each root with what waits on it")
     func rootCauses() {
         let groups = RootCauseGroups.build(model)
-        #expect(groups.groups.map(\.cause) == [.cycle(0), .suspended(QueueID(3)), .operation(1), .operation(2), .limit(QueueID(1))])
-        #expect(groups.groups.map(\.members) == [[8, 9], [7], [4, 6], [5], [3, 10]])
+        // #1 and #2 download, asynchronous, for 48 ms: not past the long-running threshold, so
+        // what waits on them is work in progress, last, not a root cause.
+        #expect(groups.groups.map(\.cause) == [.cycle(0), .suspended(QueueID(3)), .limit(QueueID(1)), .running])
+        #expect(groups.groups.map(\.members) == [[8, 9], [7], [3, 10], [4, 5, 6]])
         #expect(groups.chains[6] == [6, 4, 1])
         var dashboard = board(model, select: 1)
         press([.character("2")], &dashboard, model)
         let text = screen(model, dashboard).0.text
-        #expect(text.contains("2 wait for: #1 download-a executing 48 ms, asynchronous"))
-        #expect(text.contains("○ #6 update-ui") && text.contains("via #4"))
+        #expect(!text.contains("wait for: #1 download-a"), "\(text)")
+        #expect(text.contains("3 wait for: dependencies still running"), "\(text)")
+        #expect(text.contains("○ #6 update-ui") && text.contains("waits on #4 → #1"), "\(text)")
         press([.home], &dashboard, model)
         #expect(dashboard.state.selection == 8, "Home: the first listed operation")
+        // Past the threshold, #1 is a root cause, and says what to check.
+        let hung = model.advancing(by: 11_000_000_000)
+        let late = RootCauseGroups.build(hung)
+        #expect(late.groups.contains { $0.cause == .operation(1) && $0.members == [4, 6] && $0.title.contains("must call finish()") })
         press([.down, .down, .enter], &dashboard, model)
         #expect(dashboard.state.screen == .overview && dashboard.state.selection == 7 && dashboard.state.details != nil)
         press([.escape, .character("2"), .escape], &dashboard, model)
         #expect(dashboard.state.screen == .overview, "Esc goes back to the overview")
+    }
+
+    @Test("a root that waits itself (never enqueued) is listed first and not counted among what waits for it")
+    func rootNotItsOwnWaiter() {
+        var script = EventScript()
+        script.queue(1, "work", max: 2)
+        script.add(7, queue: nil, "migrate-db")
+        script.add(6, queue: 1, "launch", after: [7])
+        script.add(8, queue: nil, "orphan")
+        let model = script.model()
+        let groups = RootCauseGroups.build(model)
+        let migrate = try! #require(groups.groups.first { $0.cause == .operation(7) })
+        #expect(migrate.members == [7, 6] && migrate.root == 7 && migrate.waiters == 1)
+        var dashboard = board(model, select: 6)
+        press([.character("2")], &dashboard, model)
+        let lines = screen(model, dashboard).0.lines()
+        #expect(lines.contains { $0.contains("1 waits for: #7 migrate-db was never added") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("#7 migrate-db") && $0.contains("the cause itself") })
+        // Alone, it is stuck, waited for by nothing.
+        #expect(lines.contains { $0.contains("stuck: #8 orphan was never added") }, "\(lines.joined(separator: "\n"))")
+    }
+
+    @Test("n on a root cause says why: the lost finish, the asynchronous operation that never finishes")
+    func nextSaysWhy() {
+        let model = hangScript(name: "never-finishes").model().advancing(by: 12_000_000_000)
+        var dashboard = board(model, select: 1)
+        press([.character("N"), .character("n")], &dashboard, model)
+        #expect(dashboard.state.selection == 1)
+        let status = dashboard.state.status?.text ?? ""
+        #expect(status.hasPrefix("stuck 1 of 2: #1 never-finishes: asynchronous, executing 12 s: never calls finish()?"), "\(status)")
+    }
+
+    @Test("why it waits says what to do: Foundation's terms in the model (the report), the keys in the dashboard")
+    func adviceAndKeys() {
+        let thumbnail = model.diagnosis(of: 7)?.message ?? ""
+        #expect(thumbnail == "#7 thumbnail is ready but queue q3 'paused' is suspended: resume it (isSuspended = false)")
+        let hung = model.advancing(by: 11_000_000_000)
+        let parse = hung.diagnosis(of: 4)?.message ?? ""
+        #expect(parse.contains("#1 download-a executing 11 s, asynchronous: does it ever finish? Its work must call finish()"), "\(parse)")
+        #expect(parse.contains("cancel() unblocks its dependents only if it then finishes"), "\(parse)")
+        #expect(!parse.contains("select") && !thumbnail.contains("select"), "no keys in the model's words")
+        var dashboard = board(model, select: 7)
+        press([.enter], &dashboard, model)
+        #expect(screen(model, dashboard).0.text.contains("resume it here: select q3, s"))
+        press([.character("2")], &dashboard, model)
+        #expect(screen(model, dashboard).0.text.contains("resume it (isSuspended = false); here: select q3, s"))
+        // A replay takes no commands: no keys to suggest.
+        dashboard.state.timeline = TimelineState(position: 1, duration: 8, playing: false, speed: 1)
+        dashboard.commandsRefused = "a recording takes no commands"
+        press([.character("1")], &dashboard, model)
+        #expect(!screen(model, dashboard).0.text.contains("select q3, s"))
+    }
+}
+
+/// An asynchronous operation `name` that starts and never finishes, and one that waits on it.
+private func hangScript(name: String) -> EventScript {
+    var script = EventScript()
+    script.queue(1, "jobs", max: 2)
+    script.add(1, queue: 1, name, async: true)
+    script.add(2, queue: 1, "render-feed", after: [1])
+    script.start(1)
+    return script
+}
+
+private extension DashboardModel {
+    /// The model `nanoseconds` later, nothing else happening.
+    func advancing(by nanoseconds: UInt64) -> DashboardModel {
+        var model = self
+        model.advance(to: model.now + nanoseconds)
+        return model
     }
 }

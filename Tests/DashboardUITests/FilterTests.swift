@@ -179,4 +179,27 @@ struct FilterTests {
         let start = screen(model, dashboard, width: 40, height: 12).0.lines()[10]
         #expect(start.hasPrefix(":add download after") && start.hasSuffix("…"), "\(start)")
     }
+
+    @Test("a filter for an operation dropped after its retention says it finished and was dropped, not only that nothing matches")
+    func droppedOperation() {
+        var script = EventScript()
+        script.queue(1, "work")
+        script.add(1, queue: 1, "early")
+        script.add(2, queue: 1, "later")
+        script.run(1)
+        var configuration = ModelConfiguration()
+        configuration.finishedRetention = 1_000_000_000
+        var model = script.model(configuration)
+        model.advance(to: model.now + 2_000_000_000)
+        #expect(!model.operations.contains(1))
+        var dashboard = board(model, select: 2)
+        press([.character("/")] + keys("#1") + [.enter], &dashboard, model)
+        #expect(dashboard.state.status?.text == "#1 finished and was dropped from the list: finished operations stay 1 s (at most 5000); 1 dropped so far",
+                "\(String(describing: dashboard.state.status))")
+        press([.character("/")] + [.control("u")] + keys("id:77") + [.enter], &dashboard, model)
+        #expect(dashboard.state.status?.text == "no operation #77 is held (ids held go up to #2)")
+        press([.character("/")] + [.control("u")] + keys("#2") + [.enter], &dashboard, model)
+        let text = dashboard.state.status?.text ?? ""
+        #expect(!text.hasPrefix("#2 finished") && !text.hasPrefix("no operation #2"), "a held id says nothing: \(text)")
+    }
 }

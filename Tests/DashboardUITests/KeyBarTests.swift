@@ -20,6 +20,20 @@ struct KeyBarTests {
         for entry in bar.split(separator: " ") { #expect(known.contains(String(entry)), "cut entry \(entry) in \(bar)") }
     }
 
+    @Test("a replay takes no commands: its bar shows the keys that move in the recording, at 80 columns whole")
+    func replayBar() {
+        let paused = TimelineState(position: 1.7, duration: 8, playing: false, speed: 1)
+        let bar = KeyBindings.bar(replay: paused).map { $0.key + $0.name }
+        #expect(bar == ["F1Help", "pPlay", "[]1s", ",.Step", "{}Mark", "+-Speed", "RRestart", ":Seek", "/Filter", "1-5View", "F10Quit"])
+        #expect(bar.joined(separator: " ").count <= 80)
+        var playing = paused
+        playing.playing = true
+        #expect(KeyBindings.bar(replay: playing).map(\.name).contains("Pause"))
+        // Live: the commands, as before.
+        #expect(KeyBindings.bar(replay: nil).map(\.name).contains("Cancel"))
+        #expect(!bar.contains { $0.contains("Cancel") || $0.contains("Suspend") || $0.contains("Add") })
+    }
+
     @Test("a message or question longer than the line goes on over the key bar, whole; the key bar is back when it goes")
     func longMessage() {
         let model = pipelineScript().model()

@@ -136,6 +136,25 @@ struct TimelineTests {
         #expect(dashboard.state.status?.text.hasPrefix("usage: :seek TIME") == true)
     }
 
+    @Test("a replay's answer goes once playback has moved on from the moment it named; the end of the recording says what next")
+    func answerAndEnd() {
+        let model = busyScript().model()
+        var dashboard = board(model, select: 4)
+        dashboard.updateTimeline(TimelineState(position: 0, duration: 8, playing: true, speed: 1), now: model.now)
+        dashboard.playbackAnswered(PlaybackStatus(message: "at 1.7 s (event 21 of 41)", speed: 1, position: 1.7, duration: 8, playing: true))
+        dashboard.updateTimeline(TimelineState(position: 2.1, duration: 8, playing: true, speed: 1), now: model.now)
+        #expect(dashboard.state.status?.text == "at 1.7 s (event 21 of 41)", "just after the seek, it is where it landed")
+        dashboard.updateTimeline(TimelineState(position: 3.3, duration: 8, playing: true, speed: 1), now: model.now)
+        #expect(dashboard.state.status == nil, "playing on: the moment it named is no longer shown")
+        // Paused, the answer stays: it is where the replay is.
+        dashboard.playbackAnswered(PlaybackStatus(message: "paused at 3.3 s (event 30 of 41)", speed: 1, position: 3.3, duration: 8, playing: false))
+        dashboard.updateTimeline(TimelineState(position: 3.3, duration: 8, playing: false, speed: 1), now: model.now)
+        #expect(dashboard.state.status?.text == "paused at 3.3 s (event 30 of 41)")
+        dashboard.updateTimeline(TimelineState(position: 7.9, duration: 8, playing: true, speed: 1), now: model.now)
+        dashboard.updateTimeline(TimelineState(position: 8, duration: 8, playing: false, speed: 1), now: model.now)
+        #expect(dashboard.state.status?.text.hasPrefix("end of the recording: R starts it over, [ goes back a second") == true)
+    }
+
     @Test("live: , steps back only while paused; [ ] { } and :seek say they need a recording")
     func liveKeys() {
         let model = busyScript().model()

@@ -63,6 +63,16 @@ public struct Diagnosis: Codable, Sendable, Equatable {
         self.message = message
     }
 
+    /// What to do about a suspended queue, as Foundation has it (no key of any viewer: the
+    /// report says it too).
+    public static let suspendedQueueAdvice = "resume it (isSuspended = false)"
+
+    /// What to check about an asynchronous operation executing past the long-running threshold.
+    /// Cancelling does not finish an executing operation, and its dependents wait for its
+    /// finish, cancelled or not: cancel() alone unblocks nothing.
+    public static let unfinishedAsynchronousAdvice = "does it ever finish? Its work must call finish() (isFinished true, "
+        + "with didChangeValue(forKey: \"isFinished\")); cancel() unblocks its dependents only if it then finishes"
+
     /// The path from `diagnosis`'s operation towards its root cause, following `next` through
     /// `diagnoses` (by operation), at most `limit` operations: `[C, B, A]` for "C waits on B
     /// waits on A". It ends at the root, or at the first link without a diagnosis (an executing

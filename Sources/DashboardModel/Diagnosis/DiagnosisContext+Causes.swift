@@ -16,7 +16,9 @@ extension DiagnosisContext {
             var text = "\(label) executing \(DurationText.format(elapsed))"
             if record.isAsynchronous { text += ", asynchronous" }
             if record.isCancelled { text += ", cancelled but still running" }
-            let severity = record.isAsynchronous && elapsed > model.configuration.longAsynchronousExecution ? 60 : 40
+            let tooLong = record.isAsynchronous && elapsed > model.configuration.longAsynchronousExecution
+            if tooLong { text += ": " + Diagnosis.unfinishedAsynchronousAdvice }
+            let severity = tooLong ? 60 : 40
             return .cause(Cause(kind: nil, blockers: [], next: nil, root: id, length: 1, queue: record.queue,
                                 text: text, severity: severity, since: record.startedAt ?? record.addedAt))
         }
@@ -110,7 +112,7 @@ extension DiagnosisContext {
         if queue.isSuspended {
             let subject = cancelled ? "\(label) is cancelled and finishes when started, but \(queueName)" : "\(label) is ready but \(queueName)"
             return Cause(kind: cancelled ? .cancelledWaitingForSlot : .queueSuspended, blockers: [], next: nil, root: id, length: 1,
-                         queue: queueID, text: subject + " is suspended", severity: 70, since: since)
+                         queue: queueID, text: subject + " is suspended: " + Diagnosis.suspendedQueueAdvice, severity: 70, since: since)
         }
         if !queue.hasFreeSlot {
             let holders = executing(in: queueID)
