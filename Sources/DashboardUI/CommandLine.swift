@@ -54,9 +54,9 @@ public enum CommandLineParser {
             }
         case "suspend", "resume":
             return parseQueue(arguments, verb: verb, model: model, selected: queue).flatMap { target in
-                guard let record = model.queues[target], record.observation == .observed else {
-                    return .failure(ParseError("\(target) is only sampled: OpScope can watch it but not change it"))
-                }
+                // A tracked (sampled) queue takes these too; the program refuses them on the main
+                // queue, whose setters Foundation ignores, and says so.
+                guard let record = model.queues[target] else { return .failure(ParseError("there is no queue \(target)")) }
                 guard record.isSuspended != (verb == "suspend") else {
                     return .failure(ParseError("\(target) '\(record.name)' is already \(record.isSuspended ? "suspended" : "running")"))
                 }
@@ -67,9 +67,9 @@ public enum CommandLineParser {
                 return .failure(ParseError("usage: :max N [QUEUE] (N: 1...10000, or -1 for no limit)"))
             }
             return parseQueue(Array(arguments.dropFirst()), verb: "max", model: model, selected: queue).flatMap { target in
-                guard let record = model.queues[target], record.observation == .observed else {
-                    return .failure(ParseError("\(target) is only sampled: OpScope can watch it but not change it"))
-                }
+                // A tracked (sampled) queue takes these too; the program refuses them on the main
+                // queue, whose setters Foundation ignores, and says so.
+                guard let record = model.queues[target] else { return .failure(ParseError("there is no queue \(target)")) }
                 return .success(.command(.setMaxConcurrency(queue: target, count: count),
                                          summary: "max concurrency of \(target) '\(record.name)' → \(count < 0 ? "no limit" : String(count))"))
             }

@@ -58,7 +58,7 @@ public struct FrameComposer: Sendable {
             buffer.write(TextWrap.fit(text, width: bottom.width), x: bottom.x, y: line, style: theme.title, clip: bottom)
             line += 1
         }
-        KeyBarView(theme: theme).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1))
+        KeyBarView(theme: theme, replay: timeline).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1))
         drawStatus(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: 2), model, interaction)
         switch state.overlay {
         case .picker(let row): PickerOverlay(theme: theme).render(interaction.templates, selected: row, into: &buffer, area: main)

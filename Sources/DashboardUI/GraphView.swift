@@ -101,6 +101,23 @@ struct GraphView {
             if row < topRow { topRow = row }
             if row >= topRow + height { topRow = row - height + 1 }
         }
+        // A cursor that moved (or a new layout) within the first page: the page starts at the
+        // top, so that what stands above the first box (a cycle's banner) shows with it, as a
+        // list's heading does. Counted only as far as one page.
+        if moved, let entry = cursorEntry, top > 0 || topRow > 0 {
+            var above = 0
+            var index = 0
+            while index < entry, above < height {
+                above += drawn(index).height
+                index += 1
+            }
+            if above < height, let item = drawn(entry).item(cursor), above + item.row < height {
+                top = 0
+                topRow = 0
+                rows = 0
+                end = 0
+            }
+        }
         while top < end - 1, topRow >= drawn(top).height {
             topRow -= drawn(top).height
             rows -= drawn(top).height

@@ -61,10 +61,10 @@ extension Interaction {
         return [.command(.cancel(operations: open)), .redraw]
     }
 
-    /// `s`: suspends or resumes the selected queue.
+    /// `s`: suspends or resumes the selected queue (a tracked one too: the program refuses it
+    /// only on the main queue, whose setters Foundation ignores, and says so).
     mutating func toggleSuspend(_ model: DashboardModel) -> [Effect] {
         guard let queue = state.queue, let record = model.queues[queue] else { return error("no queue selected") }
-        guard record.observation == .observed else { return refuseSampled(queue, record) }
         status("\(record.isSuspended ? "resuming" : "suspending") \(queue) '\(record.name)'")
         return [.command(.setSuspended(queue: queue, suspended: !record.isSuspended)), .redraw]
     }
@@ -72,7 +72,6 @@ extension Interaction {
     /// `)` / `(`: changes the selected queue's max concurrency by one.
     mutating func changeMaxConcurrency(by delta: Int, _ model: DashboardModel) -> [Effect] {
         guard let queue = state.queue, let record = model.queues[queue] else { return error("no queue selected") }
-        guard record.observation == .observed else { return refuseSampled(queue, record) }
         let current = record.maxConcurrentOperationCount
         let next: Int
         if current < 0 {
@@ -84,8 +83,7 @@ extension Interaction {
                              + "(\(max(1, record.executing))), :max \(queue) N any other")
             }
             next = max(1, record.executing)
-            // The program's answer names the old limit "default": say what that was on screen.
-            receiptNote = "default is no limit (∞); \(next): \(running)"
+            receiptNote = "\(next): \(running)"
             status("max concurrency of \(queue) '\(record.name)': no limit (∞) → \(next), \(running)")
         } else {
             next = current + delta
@@ -93,10 +91,6 @@ extension Interaction {
             status("max concurrency of \(queue) '\(record.name)': \(record.limitText) → \(next)")
         }
         return [.command(.setMaxConcurrency(queue: queue, count: next)), .redraw]
-    }
-
-    private mutating func refuseSampled(_ queue: QueueID, _ record: QueueRecord) -> [Effect] {
-        error("\(queue) '\(record.name)' is only sampled: OpScope can watch it but not change it")
     }
 
     /// The keys that send a command to the program (the source takes commands).

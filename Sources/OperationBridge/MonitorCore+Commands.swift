@@ -223,6 +223,6 @@ extension MonitorCore {
     }
 
     static func limitText(_ count: Int) -> String {
-        count == OperationQueue.defaultMaxConcurrentOperationCount ? "default" : String(count)
+        count == OperationQueue.defaultMaxConcurrentOperationCount ? "no limit" : String(count)
     }
 }

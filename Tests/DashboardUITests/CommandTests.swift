@@ -191,7 +191,21 @@ struct CommandTests {
         let effects = press([.character("(")], &dashboard, model)
         #expect(effects.command == .setMaxConcurrency(queue: QueueID(1), count: 2))
         #expect(dashboard.state.status?.text == "max concurrency of q1 'wide': no limit (∞) → 2, 2 running now")
-        dashboard.commandFinished(.success(CommandReceipt(message: "q1 max concurrency 2 (was default)")))
-        #expect(dashboard.state.status?.text == "q1 max concurrency 2 (was default); default is no limit (∞); 2: 2 running now")
+        dashboard.commandFinished(.success(CommandReceipt(message: "q1 max concurrency 2 (was no limit)")))
+        #expect(dashboard.state.status?.text == "q1 max concurrency 2 (was no limit); 2: 2 running now")
+    }
+
+    @Test("a tracked (sampled) queue takes s, ( and :max as an observed one does: the program answers, not the dashboard")
+    func trackedQueueCommands() {
+        var script = EventScript()
+        script.emit(.queueAppeared(QueueInfo(id: QueueID(1), name: "plain", maxConcurrentOperationCount: 2, observation: .sampled)))
+        script.add(1, queue: 1, "job")
+        let model = script.model()
+        var dashboard = board(model, select: 1)
+        dashboard.state.queue = QueueID(1)
+        #expect(press([.character("s")], &dashboard, model).command == .setSuspended(queue: QueueID(1), suspended: true))
+        #expect(press([.character("(")], &dashboard, model).command == .setMaxConcurrency(queue: QueueID(1), count: 1))
+        let typed = press([.character(":")] + keys("max 3") + [.enter], &dashboard, model)
+        #expect(typed.command == .setMaxConcurrency(queue: QueueID(1), count: 3), "\(String(describing: dashboard.state.status))")
     }
 }

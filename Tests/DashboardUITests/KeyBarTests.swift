@@ -34,6 +34,21 @@ struct KeyBarTests {
         #expect(!bar.contains { $0.contains("Cancel") || $0.contains("Suspend") || $0.contains("Add") })
     }
 
+    @Test("on the screen of a replay the key bar is the replay's, at 80 and 200 columns")
+    func replayBarOnScreen() {
+        let model = pipelineScript().model()
+        var dashboard = board(model)
+        dashboard.state.timeline = TimelineState(position: 1.7, duration: 8, playing: false, speed: 1)
+        for width in [80, 200] {
+            let bar = screen(model, dashboard, width: width, height: 24).0.lines().last ?? ""
+            #expect(bar.hasPrefix("F1Help pPlay") && bar.contains(":Seek") && bar.hasSuffix("F10Quit"), "\(bar)")
+            #expect(!bar.contains("Cancel") && !bar.contains("Suspend") && !bar.contains("aAdd"), "\(bar)")
+        }
+        dashboard.state.timeline = nil
+        let live = screen(model, dashboard, width: 80, height: 24).0.lines().last ?? ""
+        #expect(live.contains("F9Cancel"), "\(live)")
+    }
+
     @Test("a message or question longer than the line goes on over the key bar, whole; the key bar is back when it goes")
     func longMessage() {
         let model = pipelineScript().model()

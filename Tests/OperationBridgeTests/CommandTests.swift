@@ -121,7 +121,7 @@ struct CommandTests {
             #expect(refused?.kind == .invalidArgument)
             #expect(queue.maxConcurrentOperationCount == -1)
         }
-        #expect(try monitor.perform(.setMaxConcurrency(queue: id, count: 3)).get().message == "\(id) max concurrency 3 (was default)")
+        #expect(try monitor.perform(.setMaxConcurrency(queue: id, count: 3)).get().message == "\(id) max concurrency 3 (was no limit)")
         #expect(queue.maxConcurrentOperationCount == 3)
         #expect(try monitor.perform(.setSuspended(queue: id, suspended: false)).get().message == "resumed \(id)")
         queue.waitUntilAllOperationsAreFinished()
@@ -178,7 +178,7 @@ struct CommandTests {
         let id = monitor.track(queue)
         #expect(try monitor.perform(.setSuspended(queue: id, suspended: true)).get().message == "suspended \(id)")
         #expect(queue.isSuspended)
-        #expect(try monitor.perform(.setMaxConcurrency(queue: id, count: 2)).get().message == "\(id) max concurrency 2 (was default)")
+        #expect(try monitor.perform(.setMaxConcurrency(queue: id, count: 2)).get().message == "\(id) max concurrency 2 (was no limit)")
         #expect(queue.maxConcurrentOperationCount == 2)
         for _ in 0..<3 { queue.addOperation(BlockOperation {}) }
         #expect(try monitor.perform(.cancelAll(queue: id)).get().message == "cancelled all 3 operations of \(id)")
