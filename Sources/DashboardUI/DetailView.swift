@@ -16,9 +16,10 @@ struct DetailView {
         var lines: [[TextBlock.Span]] = []
         // Values wrap under themselves, by words.
         func field(_ name: String, _ value: String, _ style: Style = .plain) {
-            let wrapped = TextWrap.wrap(theme.text(value), width: max(8, area.width - 13))
+            // Wide enough for Foundation's own names (qualityOfService), which the fields use.
+            let wrapped = TextWrap.wrap(theme.text(value), width: max(8, area.width - 17))
             for (index, line) in (wrapped.isEmpty ? [""] : wrapped).enumerated() {
-                lines.append([.init(GraphTextFit.pad(index == 0 ? name : "", 13), theme.dim), .init(line, style)])
+                lines.append([.init(GraphTextFit.pad(index == 0 ? name : "", 17), theme.dim), .init(line, style)])
             }
         }
         let inCycle = model.isInCycle(id)
@@ -46,9 +47,17 @@ struct DetailView {
             if !latency.isEmpty { field("queue times", latency, theme.dim) }
         }
         field("state", record.state.rawValue + (record.isCancelled ? ", cancelled" : ""), stateStyle)
-        field("priority", record.priority == record.effectivePriority ? record.priority.description
+        field("queuePriority", record.priority == record.effectivePriority ? record.priority.description
               : "\(record.priority.description) (scheduled as \(record.effectivePriority.description))")
-        field("qos", record.qualityOfService.rawValue)
+        // On Linux an operation with no QoS of its own keeps .default and is scheduled so,
+        // whatever its queue's QoS (tried: a background queue's unset operations start before
+        // its utility ones): a queue line alone would suggest otherwise, so say both.
+        var qos = record.qualityOfService.rawValue
+        if record.qualityOfService == .default, let queue = record.queue.flatMap({ model.queues[$0] }),
+           queue.qualityOfService != .default {
+            qos += " (its queue's qualityOfService: \(queue.qualityOfService.rawValue))"
+        }
+        field("qualityOfService", qos)
         field("observed", record.observation.rawValue)
         field("depends on", record.dependencies.isEmpty ? "-" : dependencies(record.dependencies, model))
         field("needed by", record.dependents.isEmpty ? "-" : record.dependents.prefix(8).map { describe($0, model) }.joined(separator: ", ")

@@ -35,6 +35,19 @@ struct ScreenTests {
         expectSnapshot(screen(model, board).0.text, named: "details-120x40")
     }
 
+    @Test("details name Foundation's keys; an operation with no QoS of its own in a queue that has one says both")
+    func detailsQoS() {
+        var script = EventScript()
+        script.emit(.queueAppeared(QueueInfo(id: QueueID(1), name: "ui", qualityOfService: .userInteractive)))
+        script.add(1, queue: 1, "update")
+        let model = script.model()
+        var board = dashboard(model, select: 1)
+        _ = board.handle(.enter, model: model)
+        let text = screen(model, board, width: 200, height: 40).0.text
+        #expect(text.contains("qualityOfService default (its queue's qualityOfService: userInteractive)"), "\(text)")
+        #expect(text.contains("queuePriority    normal"), "\(text)")
+    }
+
     @Test("the whole graph: every group, stuck first")
     func wholeGraph() {
         let model = pipelineScript().model()
