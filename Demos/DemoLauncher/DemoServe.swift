@@ -5,7 +5,7 @@ import OpScopeDemos
 
 extension DemoLauncher {
     /// `--serve`: runs the demo without a dashboard and serves it to consoles in other terminals
-    /// until SIGINT or SIGTERM; the socket is removed on the way out.
+    /// until SIGINT, SIGTERM or SIGHUP; the socket is removed on the way out.
     static func serve(_ demo: Demo, _ display: DisplayOptions) throws -> Never {
         let monitor = OperationMonitor()
         var configuration = AgentConfiguration()
@@ -37,13 +37,15 @@ extension DemoLauncher {
             """.utf8))
         // The signals are taken from a dispatch source (not a handler), so stopping runs as
         // ordinary code: the agent tells its consoles and removes the socket.
-        for number in [SIGINT, SIGTERM] {
+        // SIGHUP too: closing the terminal the demo serves from must not leave its socket behind.
+        for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 agent.stop()
                 handle.stop()
-                FileHandle.standardOutput.write(Data("stopped; \(agent.socketPath) removed\n".utf8))
+                // The terminal may be gone (SIGHUP): a failed write must not stop the exit.
+                try? FileHandle.standardOutput.write(contentsOf: Data("stopped; \(agent.socketPath) removed\n".utf8))
                 exit(0)
             }
             source.resume()

@@ -52,7 +52,8 @@ public enum AttachablePrograms {
     }
 
     /// The socket to attach to for `argument`: a path (anything with a `/`, or a file that
-    /// exists), or a process id whose socket is in `directory`. A path that is not a socket is
+    /// exists), or a process id whose socket is in `directory` (or, served at a path of its own,
+    /// the socket it listens on). A path that is not a socket is
     /// refused naming what it is.
     public static func path(for argument: String, in directory: SocketDirectory = .standard()) throws(AttachError) -> String {
         if argument.contains("/") || (Int32(argument) == nil && FileManager.default.fileExists(atPath: argument)) {
@@ -68,6 +69,10 @@ public enum AttachablePrograms {
         let path = directory.socketPath(for: pid)
         guard FileManager.default.fileExists(atPath: path) else {
             let alive = UnixSocket.processExists(pid)
+            // Served at a path of its own (--socket PATH): the process's listening socket.
+            if alive, let own = ProcessSockets.listeningPaths(of: pid).first(where: { FileManager.default.fileExists(atPath: $0) }) {
+                return own
+            }
             throw AttachError(.notFound, alive
                 ? "process \(pid) serves no OpScope agent (no \(path)); it must call OpScopeAgent.start(monitor) (or run a demo with --serve)"
                 : "no process \(pid)")

@@ -68,13 +68,14 @@ struct RecordCommand: ParsableCommand {
 }
 
 /// Waiting without a terminal while a demo runs: the main run loop turns (so that
-/// `OperationQueue.main` runs), and SIGINT or SIGTERM ends the wait early.
+/// `OperationQueue.main` runs), and SIGINT, SIGTERM or SIGHUP ends the wait early.
 enum Headless {
-    /// Waits `seconds`, or until SIGINT or SIGTERM; returns the signal if one came.
+    /// Waits `seconds`, or until SIGINT, SIGTERM or SIGHUP; returns the signal if one came.
     static func runFor(_ seconds: Double) -> Int32? {
         let received = SignalFlag()
         var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
+        // SIGHUP too: a recording whose terminal closes is finished (end line written), not cut.
+        for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { received.set(number) }
@@ -85,6 +86,7 @@ enum Headless {
             for source in sources { source.cancel() }
             signal(SIGINT, SIG_DFL)
             signal(SIGTERM, SIG_DFL)
+            signal(SIGHUP, SIG_DFL)
         }
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline, received.value == nil {

@@ -109,6 +109,19 @@ struct AttachTerminalTests {
         #expect(after.contains("EXIT=0"))
     }
 
+    @Test("SIGHUP (its terminal closed) to a serving demo removes its socket, as SIGINT and SIGTERM do")
+    func hangUpRemovesSocket() throws {
+        let runtime = Runtime()
+        let socket = runtime.path + "/hup.sock"
+        let demo = Tmux("\(Tmux.opscope) demo stuck --serve --socket \(socket)")
+        demo.wait(for: "the serving demo") { $0.contains("attach from another terminal: opscope attach \(socket)") }
+        let pid = try #require(demo.programPID(), "no demo pid")
+        #expect(FileManager.default.fileExists(atPath: socket))
+        Tmux.run(["kill", "-HUP", "\(pid)"])
+        demo.wait(for: "the demo's exit") { $0.contains("removed") && $0.contains("EXIT=0") }
+        #expect(!FileManager.default.fileExists(atPath: socket))
+    }
+
     @Test("80 columns, SIGINT to the demo: the console's status line says so without a key; another demo at the socket is named in the title")
     func interruptedThenAnotherProgram() throws {
         let runtime = Runtime()
