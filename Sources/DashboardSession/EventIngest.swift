@@ -18,6 +18,9 @@ public struct EventIngest: Sendable {
     /// The source is a recording: a fresh start may go back in time, and the model's clock
     /// goes back with it.
     private let rewinds: Bool
+    /// The state the subscription's first batch started from (the program as it was when the
+    /// session opened), until taken: the narration tells how it came about.
+    private var firstStart: DashboardModel?
 
     /// Subscribes to `source` as `consumer`, keeping `history` if given.
     public init(source: any EventSource, configuration: ModelConfiguration, consumer: String = "dashboard",
@@ -59,6 +62,7 @@ public struct EventIngest: Sendable {
                     model.apply(EventBatch(start: start, events: [], droppedTotal: batch.droppedTotal))
                 }
                 history?.restart(from: model)
+                if eventsApplied == 0, taken == 0 { firstStart = model }
                 model.apply(EventBatch(events: batch.events, droppedTotal: batch.droppedTotal))
             } else if model.apply(batch) {
                 // A gap in the sequence, or events lost: start afresh from the source's present.
@@ -72,6 +76,12 @@ public struct EventIngest: Sendable {
             if batch.events.isEmpty { break }
         }
         return changed
+    }
+
+    /// The state the first batch started from, once (nil after, or when it had none).
+    public mutating func takeFirstStart() -> DashboardModel? {
+        defer { firstStart = nil }
+        return firstStart
     }
 
     /// Moves the model's clock on (retention, durations) without an event.

@@ -28,6 +28,9 @@ public struct Session {
     private var frozenPosition = 0
     private var dirty = true
     private var fullRedraw = true
+    /// A key was handled since the last frame: its answer is drawn at once, whatever the frame
+    /// rate (`--fps` paces the frames the program's changes cause, not the answers to keys).
+    private var keyAnswered = false
     private var framesDrawn = 0
     private var lastFrame: UInt64 = 0
     private var lastClockTick: UInt64 = 0
@@ -77,6 +80,7 @@ public struct Session {
         if let signal = surface.pendingSignal { return .signal(signal) }
         while let key = surface.readKey() {
             if case .quit? = handle(key) { return .quit }
+            keyAnswered = true
         }
         if interaction.state.paused, frozen == nil {
             frozen = ingest.model
@@ -110,6 +114,8 @@ public struct Session {
             // A replay moved back: what is narrated after its new moment comes again as it plays.
             if ingest.model.now < clockBefore { interaction.rewound(to: ingest.model.now) }
             if frozen == nil { dirty = true }
+            // The session opened on a running program: its story so far comes first.
+            if let start = ingest.takeFirstStart() { interaction.narrate(startingFrom: start) }
             if let narrated { interaction.narrate(narrated, model: ingest.model) }
         }
         // Durations on screen move with the clock: with unfinished work the screen refreshes
@@ -127,7 +133,7 @@ public struct Session {
         // A paused replay's clock stands still (or goes back when it seeks): a change is drawn
         // at once, since waiting for the clock would wait for ever.
         let stillClock = replay != nil && (now <= lastFrame || lastTimeline?.playing == false)
-        if dirty, now &- lastFrame >= frameInterval || fullRedraw || framesDrawn == 0 || stillClock {
+        if dirty, now &- lastFrame >= frameInterval || fullRedraw || framesDrawn == 0 || stillClock || keyAnswered {
             draw(on: surface, now: now)
         }
         return nil
@@ -294,5 +300,6 @@ public struct Session {
         lastFrame = now
         dirty = false
         fullRedraw = false
+        keyAnswered = false
     }
 }

@@ -36,9 +36,11 @@ public struct FrameComposer: Sendable {
         let title = titleLayout(width: width, height: height, model, state, warnings: warnings.count)
         let (titleRow, rest) = buffer.area.splitTop(title.caption.count)
         drawTitle(&buffer, titleRow, title)
-        let narration = interaction.narrationLine
+        let narration = interaction.narrationLine.map { "» " + theme.text($0.text) }
+        // A sentence longer than the line takes a second one where the terminal has the rows.
+        let narrationRows = narration.map { height >= 30 && TextWrap.wrap($0, width: width).count > 1 ? 2 : 1 } ?? 0
         let timeline = state.timeline
-        let (body, bottom) = rest.splitBottom((narration == nil ? 2 : 3) + (timeline == nil ? 0 : 1))
+        let (body, bottom) = rest.splitBottom(2 + narrationRows + (timeline == nil ? 0 : 1))
         let (header, main) = body.splitTop(HeaderView.height(queues: model.queues.count, terminalHeight: height))
         HeaderView(theme: theme).render(model, state, into: &buffer, area: header, map: &map)
         if state.screen == .overview {
@@ -54,9 +56,8 @@ public struct FrameComposer: Sendable {
             line += 1
         }
         if let narration {
-            let text = "» " + theme.text(narration.text)
-            buffer.write(TextWrap.fit(text, width: bottom.width), x: bottom.x, y: line, style: theme.title, clip: bottom)
-            line += 1
+            drawMessage(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: narrationRows), narration, style: theme.title)
+            line += narrationRows
         }
         KeyBarView(theme: theme, replay: timeline).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1))
         drawStatus(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: 2), model, interaction)

@@ -31,6 +31,28 @@ extension Interaction {
         state.narration.append(entries)
     }
 
+    /// Narrates the changes that led to `model`, the state a session started from (a program
+    /// already running), so that the log begins where the program began. Does nothing while
+    /// narration is off. Beyond the log's limit, the earliest are counted, not told.
+    public mutating func narrate(startingFrom model: DashboardModel) {
+        guard state.narration.isOn else { return }
+        let events = StartingHistory.events(model)
+        guard !events.isEmpty else { return }
+        let told = events.count - min(events.count, NarrationState.limit - 1)
+        var scratch = DashboardModel(configuration: model.configuration)
+        // The untold ones at once; the told ones one by one, each with the state it made.
+        if told > 0 { scratch.apply(EventBatch(events: Array(events[..<told]), droppedTotal: 0)) }
+        var entries: [NarrationEntry] = []
+        for event in events[told...] {
+            scratch.apply(EventBatch(events: [event], droppedTotal: 0))
+            if let entry = Narrator.narrate(event, model: scratch) { entries.append(entry) }
+        }
+        if told > 0, let first = entries.first {
+            entries.insert(NarrationEntry(time: first.time, text: "… \(told) earlier changes before the dashboard opened, too many to narrate"), at: 0)
+        }
+        state.narration.append(entries)
+    }
+
     /// Narrates one event shown by stepping (`.`), whether narration is on or not: the
     /// narration line shows it while the display stays paused.
     public mutating func narrate(step event: MonitorEvent, model: DashboardModel) {

@@ -149,7 +149,8 @@ struct ListViews {
         func lines(_ index: Int) -> [String] {
             TextWrap.wrap(theme.text(entries[index].text), width: max(10, area.width - timeWidth))
         }
-        // The cursor's entry (or the newest) at the bottom, earlier ones above it.
+        // The cursor's entry (or the newest) at the bottom, earlier ones above it; near the
+        // start of the log, the page is filled with the later ones (Home shows the first page).
         let anchor = min(narration.cursor ?? entries.count - 1, entries.count - 1)
         var block: [(index: Int, text: String, first: Bool)] = []
         var index = anchor
@@ -157,7 +158,12 @@ struct ListViews {
             block.insert(contentsOf: lines(index).enumerated().map { (index, $0.element, $0.offset == 0) }, at: 0)
             index -= 1
         }
-        let visible = block.suffix(area.height)
+        var after = anchor + 1
+        while block.count < area.height, after < entries.count {
+            block.append(contentsOf: lines(after).enumerated().map { (after, $0.element, $0.offset == 0) })
+            after += 1
+        }
+        let visible = block.count > area.height && after > anchor + 1 ? block.prefix(area.height) : block.suffix(area.height)
         for (row, line) in visible.enumerated() {
             let y = area.y + row
             let entry = entries[line.index]

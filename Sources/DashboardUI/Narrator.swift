@@ -132,9 +132,7 @@ public enum Narrator {
             return "\(name) isFinished set while isExecuting was never true: a queue releases it, but its work never ran\(release)"
         }
         let took = DurationText.format(run)
-        if cancelled {
-            return "\(name) isFinished → true after \(took), cancelled: its work saw isCancelled and stopped\(release)"
-        }
+        if cancelled { return cancelledFinish(name, record, took: took) + release }
         if record.isAsynchronous {
             return "\(name) isFinished → true after \(took): it called finish() when its asynchronous work ended\(release)"
         }
@@ -142,6 +140,28 @@ public enum Narrator {
             return "\(name) isFinished → true after \(took): main() returned at once; if it only started asynchronous work, \(list(dependents, model)) now run\(dependents.count == 1 ? "s" : "") before that work is done"
         }
         return "\(name) isFinished → true after \(took): main() returned\(release)"
+    }
+
+    /// How long after its cancel an operation may finish and still be said to have stopped for
+    /// it: work that checks isCancelled in its loop stops within a few of its steps.
+    static let stoppedAfterCancel: UInt64 = 250_000_000
+
+    /// A cancelled operation that ran, finished: whether it stopped for the cancel is read from
+    /// the times (the flag alone says nothing of whether its work checked it).
+    private static func cancelledFinish(_ name: String, _ record: OperationRecord, took: String) -> String {
+        let head = "\(name) isFinished → true after \(took)"
+        guard let finishedAt = record.finishedAt,
+              let cancel = record.history.last(where: { $0.key == .isCancelled && $0.value })?.time, cancel <= finishedAt else {
+            return head + ", cancelled"
+        }
+        if let startedAt = record.startedAt, cancel <= startedAt {
+            return head + ", cancelled before it started: start() saw isCancelled"
+        }
+        let after = finishedAt - cancel
+        if after <= stoppedAfterCancel {
+            return head + ", \(DurationText.format(after)) after cancel(): its work checked isCancelled and stopped early"
+        }
+        return head + ", \(DurationText.format(after)) after cancel(): its work ran on: it did not stop for isCancelled"
     }
 
     private static func cancelled(_ id: OperationID, _ model: DashboardModel) -> String {

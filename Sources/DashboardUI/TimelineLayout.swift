@@ -2,8 +2,9 @@ import DashboardModel
 import OperationEvents
 
 /// Where the timeline view puts things: the time window, and each queue's operations in lanes
-/// (an operation goes in the first lane where nothing of another is drawn at its columns, so
-/// operations that overlap in time sit on separate lanes: the concurrency shows as stacked bars).
+/// by their running part (an operation goes in the first lane where none of the others was
+/// running by then, so a lane is one slot and a queue's lanes are how many ran at once), with
+/// one row under them for the waiting parts (how many waited there, column by column).
 struct TimelineLayout {
     /// One operation's bar, in time.
     struct Bar {
@@ -15,12 +16,25 @@ struct TimelineLayout {
         var executing: Bool
     }
 
-    /// One queue's lanes (only those that fit), and how many operations did not.
+    /// One queue's lanes (only those that fit), its waiting row, and how many operations did not fit.
     struct QueueLanes {
         var queue: QueueID?
         var title: String
+        /// The running parts, a lane per slot used at once.
         var lanes: [[Bar]]
+        /// The operations with a waiting part in the window (the waiting row shows them).
+        var waiting: [Bar] = []
+        /// Per column: how many waited then, and how many of those were cancelled.
+        var waitingCounts: [Int] = []
+        var cancelledWaiting: [Int] = []
+        /// The waiting row is drawn.
+        var showsWaiting = false
         var hidden: Int
+
+        /// The most that waited at once (in one column).
+        var waitingPeak: Int { waitingCounts.max() ?? 0 }
+        /// Rows it takes: its lanes and its waiting row.
+        var rows: Int { lanes.count + (showsWaiting ? 1 : 0) }
     }
 
     /// The window's first moment (monitor clock).
@@ -60,46 +74,78 @@ struct TimelineLayout {
         return (end > nanoseconds ? end - nanoseconds : 0, end)
     }
 
-    /// Lays the window out in `columns` columns and at most `rows` lanes in all.
+    /// Lays the window out in `columns` columns and at most `rows` rows in all.
     static func build(_ model: DashboardModel, columns: Int, rows: Int) -> TimelineLayout {
         let (start, end) = window(model)
         let columns = max(1, columns)
         var byQueue: [QueueID?: [Bar]] = [:]
         for (queue, bar) in bars(model, from: start, to: end) { byQueue[queue, default: []].append(bar) }
         let order = byQueue.keys.sorted { ($0?.rawValue ?? .max) < ($1?.rawValue ?? .max) }
+        func column(_ time: UInt64) -> Int { Self.column(time, start: start, end: end, columns: columns) }
         var all: [QueueLanes] = []
         for queue in order {
-            let bars = byQueue[queue]!.sorted { ($0.added, $0.id) < ($1.added, $1.id) }
-            var lanes: [[Bar]] = []
-            var laneEnds: [Int] = []
-            var hidden = 0
-            for bar in bars {
-                let first = column(bar.added, start: start, end: end, columns: columns)
-                let last = max(first, column(bar.finished ?? end, start: start, end: end, columns: columns))
-                // A column apart, so that neighbours on a lane do not read as one bar.
-                if let lane = laneEnds.firstIndex(where: { $0 + 1 < first }) {
-                    lanes[lane].append(bar)
-                    laneEnds[lane] = last
-                } else if lanes.count < rows {
-                    lanes.append([bar])
-                    laneEnds.append(last)
-                } else {
-                    // No more lanes than rows can ever show: thousands waiting at once stay cheap.
-                    hidden += 1
-                }
-            }
             let name = queue.flatMap { model.queues[$0]?.name } ?? ""
             let title = queue.map { "\($0) \(name)" } ?? "no queue"
-            all.append(QueueLanes(queue: queue, title: title, lanes: lanes, hidden: hidden))
+            var lanes = QueueLanes(queue: queue, title: title, lanes: [], hidden: 0)
+            var counts = Array(repeating: 0, count: columns + 1)
+            var cancelled = Array(repeating: 0, count: columns + 1)
+            var laneEnds: [UInt64] = []
+            let bars = byQueue[queue]!.sorted { ($0.started ?? $0.added, $0.id) < ($1.started ?? $1.added, $1.id) }
+            for bar in bars {
+                if let span = waitingColumns(bar, end: end, column: column) {
+                    lanes.waiting.append(bar)
+                    counts[span.lowerBound] += 1
+                    counts[span.upperBound + 1] -= 1
+                    if bar.cancelled {
+                        cancelled[span.lowerBound] += 1
+                        cancelled[span.upperBound + 1] -= 1
+                    }
+                }
+                guard let started = bar.started else { continue }
+                // By time, not by columns: a serial queue's operations, one after the other,
+                // share its one lane however close they are.
+                if let lane = laneEnds.firstIndex(where: { $0 <= started }) {
+                    lanes.lanes[lane].append(bar)
+                    laneEnds[lane] = bar.finished ?? .max
+                } else if lanes.lanes.count < rows {
+                    lanes.lanes.append([bar])
+                    laneEnds.append(bar.finished ?? .max)
+                } else {
+                    // No more lanes than rows can ever show: thousands at once stay cheap.
+                    lanes.hidden += 1
+                }
+            }
+            lanes.waitingCounts = running(counts).dropLast()
+            lanes.cancelledWaiting = running(cancelled).dropLast()
+            lanes.showsWaiting = !lanes.waiting.isEmpty
+            all.append(lanes)
         }
         return fit(TimelineLayout(start: start, end: end, queues: all, hiddenQueues: 0), rows: max(1, rows))
     }
 
-    /// Cuts lanes so that the whole fits in `rows`: every queue keeps at least one while rows
-    /// last, then the rest go where most lanes are wanted.
+    /// The columns of `bar`'s waiting part, if it has one on screen: up to the column before it
+    /// started, or, when it never ran, up to its finish (or now) with at least one column.
+    static func waitingColumns(_ bar: Bar, end: UInt64, column: (UInt64) -> Int) -> ClosedRange<Int>? {
+        let first = column(bar.added)
+        if let started = bar.started {
+            let last = column(started) - 1
+            return last >= first ? first...last : nil
+        }
+        return first...max(first, column(bar.finished ?? end))
+    }
+
+    /// Running sums of a difference array.
+    private static func running(_ differences: [Int]) -> [Int] {
+        var total = 0
+        return differences.map { total += $0; return total }
+    }
+
+    /// Cuts rows so that the whole fits in `rows`: every queue keeps at least one while rows
+    /// last, then the rest go where most are wanted. A queue cut short keeps its waiting row
+    /// once it has a lane.
     private static func fit(_ layout: TimelineLayout, rows: Int) -> TimelineLayout {
         var layout = layout
-        let wanted = layout.queues.map(\.lanes.count)
+        let wanted = layout.queues.map(\.rows)
         guard wanted.reduce(0, +) > rows || layout.queues.contains(where: { $0.hidden > 0 }) else { return layout }
         var shown = layout.queues.count > rows ? rows - 1 : layout.queues.count
         shown = max(0, shown)
@@ -114,9 +160,18 @@ struct TimelineLayout {
         }
         layout.queues = Array(layout.queues.prefix(shown))
         for index in layout.queues.indices where given[index] < wanted[index] {
-            let cut = layout.queues[index].lanes[given[index]...]
-            layout.queues[index].hidden += cut.reduce(0) { $0 + $1.count }
-            layout.queues[index].lanes.removeLast(cut.count)
+            var queue = layout.queues[index]
+            if queue.showsWaiting, given[index] < 2, !queue.lanes.isEmpty {
+                queue.showsWaiting = false
+                queue.hidden += queue.waiting.filter { $0.started == nil }.count
+            }
+            let keep = given[index] - (queue.showsWaiting ? 1 : 0)
+            if keep < queue.lanes.count {
+                let cut = queue.lanes[keep...]
+                queue.hidden += cut.reduce(0) { $0 + $1.count }
+                queue.lanes.removeLast(cut.count)
+            }
+            layout.queues[index] = queue
         }
         return layout
     }

@@ -2,10 +2,11 @@ import DashboardModel
 import OperationEvents
 import TerminalKit
 
-/// View 5: each queue as lanes of operation bars over time (a Gantt chart): waiting, running,
-/// ran and cancelled drawn with different marks, so that they read without colour too;
-/// overlapping bars stack in lanes, so a queue's concurrency shows as its height. The window
-/// ends at the moment shown (the time cursor: now, or the replay's position).
+/// View 5: each queue as lanes of operation bars over time (a Gantt chart): running, ran and
+/// cancelled drawn with different marks, so that they read without colour too. A lane is one
+/// slot: the operations that ran at the same time sit on separate lanes, so a queue's
+/// concurrency is its height; the waiting parts share one row under them. The window ends at the
+/// moment shown (the time cursor: now, or the replay's position).
 struct TimelineView {
     let theme: Theme
 
@@ -41,9 +42,17 @@ struct TimelineView {
                 var label = index == 0 ? queue.title : ""
                 if index == queue.lanes.count - 1, queue.hidden > 0 { label = index == 0 ? "\(queue.title) +\(queue.hidden)" : "+\(queue.hidden) more" }
                 buffer.write(GraphTextFit.fit(label, labelWidth), x: inner.x, y: y, style: index == 0 ? theme.header : theme.dim, clip: inner)
+                var previousLast = -1
                 for bar in lane {
-                    draw(bar, layout, y: y, chartX: chartX, columns: columns, selected: bar.id == state.selection, into: &buffer, map: &map)
+                    previousLast = draw(bar, layout, y: y, chartX: chartX, columns: columns, after: previousLast,
+                                        selected: bar.id == state.selection, into: &buffer, map: &map)
                 }
+                buffer.write(theme.unicode ? "│" : "|", x: cursorX, y: y, style: theme.title, clip: inner)
+                y += 1
+            }
+            if queue.showsWaiting {
+                drawWaiting(queue, layout, y: y, labelWidth: labelWidth, chartX: chartX, columns: columns, selection: state.selection,
+                            into: &buffer, area: inner)
                 buffer.write(theme.unicode ? "│" : "|", x: cursorX, y: y, style: theme.title, clip: inner)
                 y += 1
             }
@@ -72,40 +81,67 @@ struct TimelineView {
             x = buffer.write(" \(name)   ", x: x, y: area.y, style: theme.dim, clip: area)
         }
         // Cut with `…` where it does not fit, as the legend says of every cut.
-        let note = (theme.unicode ? "│" : "|") + " the moment shown (" + cursor + "); stacked bars ran at the same time"
+        let note = (theme.unicode ? "│" : "|") + " the moment shown (" + cursor + "); lanes: what ran at once; " + String(marks.waiting) + " row: what waited"
         buffer.write(TerminalText.truncate(note, to: area.maxX - x), x: x, y: area.y, style: theme.dim, clip: area)
     }
 
-    private func draw(_ bar: TimelineLayout.Bar, _ layout: TimelineLayout, y: Int, chartX: Int, columns: Int, selected: Bool,
-                      into buffer: inout Buffer, map: inout ScreenMap) {
+    /// Draws the running part of `bar` on its lane, from the column after `after` (the end of
+    /// the lane's bar before it) at the earliest; returns its last column.
+    private func draw(_ bar: TimelineLayout.Bar, _ layout: TimelineLayout, y: Int, chartX: Int, columns: Int, after: Int, selected: Bool,
+                      into buffer: inout Buffer, map: inout ScreenMap) -> Int {
         func column(_ time: UInt64) -> Int { TimelineLayout.column(time, start: layout.start, end: layout.end, columns: columns) }
-        let first = column(bar.added)
-        let last = max(first, column(bar.finished ?? layout.end))
-        let runFrom = bar.started.map(column) ?? last + 1
+        guard let started = bar.started else { return after }
+        let last = max(column(started), column(bar.finished ?? layout.end))
+        // One after the other on a lane may share a column: the later one starts after it.
+        let first = min(max(column(started), after + 1), last)
         let marks = marks
-        for position in first...last {
-            let running = position >= runFrom
-            let mark: Character
-            let style: Style
-            if bar.cancelled {
-                (mark, style) = (marks.cancelled, theme.style(state: bar.finished == nil ? .executing : .finished, cancelled: true))
-            } else if !running {
-                (mark, style) = (marks.waiting, theme.style(state: .ready, cancelled: false))
-            } else if bar.executing {
-                (mark, style) = (marks.running, theme.style(state: .executing, cancelled: false))
-            } else {
-                (mark, style) = (marks.ran, theme.style(state: .finished, cancelled: false))
-            }
-            buffer[chartX + position, y] = Cell(mark, style: style)
+        let (mark, style): (Character, Style)
+        if bar.cancelled {
+            (mark, style) = (marks.cancelled, theme.style(state: bar.finished == nil ? .executing : .finished, cancelled: true))
+        } else if bar.executing {
+            (mark, style) = (marks.running, theme.style(state: .executing, cancelled: false))
+        } else {
+            (mark, style) = (marks.ran, theme.style(state: .finished, cancelled: false))
         }
+        for position in first...last { buffer[chartX + position, y] = Cell(mark, style: style) }
         let rect = Rect(x: chartX + first, y: y, width: last - first + 1, height: 1)
-        // The id over a bar wide enough to hold it with a mark on each side.
+        // The id at the bar's start wherever it fits: it also marks where one bar ends and the
+        // next begins on a busy lane.
         let label = bar.id.description
-        if rect.width >= label.count + 2 {
-            buffer.write(label, x: rect.x + 1, y: y, style: theme.header, clip: rect)
+        if rect.width >= label.count {
+            buffer.write(label, x: rect.x, y: y, style: theme.header, clip: rect)
         }
         if selected { buffer.restyle(rect) { $0.attributes.insert(.reverse) } }
         map.graphNodes.append(GraphNodeArea(rect: rect, operation: bar.id))
+        return last
+    }
+
+    /// A queue's waiting row: `░` where any of its operations waited (`╳` where all that waited
+    /// were cancelled), the selected operation's wait reversed; the label says the most at once.
+    private func drawWaiting(_ queue: TimelineLayout.QueueLanes, _ layout: TimelineLayout, y: Int, labelWidth: Int, chartX: Int, columns: Int,
+                             selection: OperationID?, into buffer: inout Buffer, area: Rect) {
+        let peak = queue.waitingPeak
+        let title = queue.hidden > 0 ? "\(queue.title) +\(queue.hidden)" : queue.title
+        let counted = ["waiting, max \(peak)", "wait max \(peak)", "max \(peak)"].first { $0.count <= labelWidth } ?? "\(peak)"
+        let label = queue.lanes.isEmpty ? title : (peak > 1 ? counted : "waiting")
+        buffer.write(GraphTextFit.fit(label, labelWidth), x: area.x, y: y, style: queue.lanes.isEmpty ? theme.header : theme.dim, clip: area)
+        let marks = marks
+        for position in queue.waitingCounts.indices where queue.waitingCounts[position] > 0 {
+            let allCancelled = queue.cancelledWaiting[position] == queue.waitingCounts[position]
+            buffer[chartX + position, y] = allCancelled
+                ? Cell(marks.cancelled, style: theme.style(state: .ready, cancelled: true))
+                : Cell(marks.waiting, style: theme.style(state: .ready, cancelled: false))
+        }
+        func span(_ bar: TimelineLayout.Bar) -> ClosedRange<Int>? {
+            TimelineLayout.waitingColumns(bar, end: layout.end) { TimelineLayout.column($0, start: layout.start, end: layout.end, columns: columns) }
+        }
+        // One cancelled before it ran ends its wait with the cancelled mark.
+        for bar in queue.waiting where bar.cancelled && bar.started == nil {
+            guard let last = span(bar)?.upperBound else { continue }
+            buffer[chartX + last, y] = Cell(marks.cancelled, style: theme.style(state: bar.finished == nil ? .ready : .finished, cancelled: true))
+        }
+        guard let selection, let bar = queue.waiting.first(where: { $0.id == selection }), let span = span(bar) else { return }
+        buffer.restyle(Rect(x: chartX + span.lowerBound, y: y, width: span.count, height: 1)) { $0.attributes.insert(.reverse) }
     }
 
     /// Offsets back from the cursor under the chart, and the cursor's time at its column.

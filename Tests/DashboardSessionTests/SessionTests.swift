@@ -8,6 +8,15 @@ import Testing
 
 /// Whole sessions without a terminal: a scripted source with a manual clock, the test terminal,
 /// keys in, commands and screens out.
+/// The program finishes operation `id` now; the source's clock moves `nanoseconds` on.
+private func finish(_ id: Int, in source: ScriptedSource, after nanoseconds: UInt64) {
+    var more = EventScript()
+    more.time = source.now()
+    more.finish(id)
+    source.append(more)
+    source.advance(by: nanoseconds)
+}
+
 @Suite("Session: input, effects and frames over a scripted source")
 struct SessionTests {
     private let frame: UInt64 = 50_000_000
@@ -136,6 +145,24 @@ struct SessionTests {
         #expect(terminal.fullRedraws == full + 1)
     }
 
+    @Test("--fps 1 paces the frames the program causes, not the answer to a key: ? shows at once")
+    func keyAnsweredAtOnce() {
+        let source = ScriptedSource(pipelineScript())
+        let terminal = TestTerminal(width: 120, height: 40)
+        var options = SessionOptions()
+        options.framesPerSecond = 1
+        var session = Session(source: source, options: options)
+        _ = session.step(on: terminal)
+        let drawn = terminal.frameCount
+        terminal.send(.character("?"))
+        source.advance(by: 10_000_000)
+        _ = session.step(on: terminal)
+        #expect(terminal.frameCount == drawn + 1, "the key's answer is drawn 10 ms later, not a second later")
+        finish(1, in: source, after: 10_000_000)
+        _ = session.step(on: terminal)
+        #expect(terminal.frameCount == drawn + 1, "a change of the program waits for its frame")
+    }
+
     @Test("a terminating signal ends the session")
     func signal() {
         var (session, terminal, _) = start()
@@ -176,11 +203,7 @@ struct SessionNarrationTests {
         options.narration = true
         var session = Session(source: source, options: options)
         _ = session.step(on: terminal)
-        var more = EventScript()
-        more.time = source.now()
-        more.finish(1)
-        source.append(more)
-        source.advance(by: 50_000_000)
+        finish(1, in: source, after: 50_000_000)
         _ = session.step(on: terminal)
         #expect(terminal.text.contains("#1 download-a"))
         let line = terminal.screen.lines().first { $0.contains("isFinished") }
@@ -199,5 +222,65 @@ struct SessionNarrationTests {
         source.advance(by: 50_000_000)
         _ = session.step(on: terminal)
         #expect(terminal.screen.lines().contains { $0.contains("#3") && $0.contains("isExecuting") }, "\(terminal.text)")
+    }
+}
+
+/// A program already running when the session opens: its first batch is a keyframe of the state
+/// so far (as the monitor's hub sends it), with no events.
+private final class RunningProgramSource: EventSource, @unchecked Sendable {
+    // Safety: read and written on the test's thread only.
+    let state: StreamState
+    let clock: UInt64
+    init(_ script: EventScript) {
+        var state = StreamState()
+        for event in script.events { _ = state.apply(event) }
+        self.state = state
+        clock = script.time
+    }
+
+    var sourceInfo: SourceInfo { SourceInfo(kind: .live, program: "running") }
+    var workTemplates: [WorkTemplateInfo] { [] }
+    func now() -> UInt64 { clock }
+    func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError> { .success(CommandReceipt(message: "")) }
+    func subscribe(_ request: SubscriptionRequest) -> any EventSubscription { Subscription(state) }
+
+    private final class Subscription: EventSubscription, @unchecked Sendable {
+        // Safety: as above.
+        let consumer = "dashboard"
+        private var start: StreamState?
+        init(_ state: StreamState) { start = state }
+        func next(limit: Int) -> EventBatch {
+            defer { start = nil }
+            return EventBatch(start: start.map { .keyframe($0) }, events: [], droppedTotal: 0)
+        }
+        func resynchronize() {}
+        func close() {}
+    }
+}
+
+@Suite("Session: narration of the program's story before the session opened")
+struct SessionStartNarrationTests {
+    @Test("a session opened on a running program narrates from the program's first change, times from there")
+    func fromTheStart() {
+        var script = EventScript()
+        script.queue(1, "tasks", max: 2)
+        script.add(1, queue: 1, "stubborn-1")
+        script.start(1)
+        script.emit(.cancelled(operation: OperationID(1)), after: 1_500_000_000)
+        let terminal = TestTerminal(width: 160, height: 40)
+        var options = SessionOptions()
+        options.narration = true
+        var session = Session(source: RunningProgramSource(script), options: options)
+        _ = session.step(on: terminal)
+        let entries = session.interaction.state.narration.entries
+        #expect(entries.map(\.text).first == "q1 'tasks' observed: at most 2 at a time")
+        #expect(entries.contains { $0.text.hasPrefix("#1 stubborn-1 added to q1 'tasks'") })
+        #expect(entries.contains { $0.text.hasPrefix("#1 stubborn-1 isExecuting → true") })
+        let cancel = entries.last
+        #expect(cancel?.text.hasPrefix("#1 stubborn-1 isCancelled → true while executing") == true)
+        // Times count from the program's first change: the cancel came 1.5 s in, not at +0.
+        terminal.send(.character("4"))
+        _ = session.step(on: terminal)
+        #expect(terminal.text.contains("+1.5 s    #1 stubborn-1 isCancelled"), "\(terminal.text)")
     }
 }

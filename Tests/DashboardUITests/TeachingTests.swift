@@ -44,6 +44,22 @@ struct TeachingTests {
         #expect(sentence(script) == "#1 long isCancelled → true while executing: cancel() only sets the flag; it runs on until its code checks isCancelled")
     }
 
+    @Test("a cancelled running operation is said to stop only when it finished soon after the cancel")
+    func cancelledFinishes() {
+        var script = EventScript()
+        script.queue(1, "tasks", max: 2)
+        script.add(1, queue: 1, "stubborn")
+        script.add(2, queue: 1, "polite")
+        script.start(1)
+        script.start(2)
+        script.emit(.cancelled(operation: OperationID(1)), after: 1_500_000_000)
+        script.cancel(2)
+        script.finish(2, cancelled: true, after: 20_000_000)
+        #expect(sentence(script) == "#2 polite isFinished → true after 1.5 s, 20 ms after cancel(): its work checked isCancelled and stopped early")
+        script.finish(1, cancelled: true, after: 2_480_000_000)
+        #expect(sentence(script) == "#1 stubborn isFinished → true after 4.0 s, 2.5 s after cancel(): its work ran on: it did not stop for isCancelled")
+    }
+
     @Test("the lesson of async-right-wrong: main() that returns at once releases the dependents too early")
     func asynchronousMistake() {
         var script = EventScript()
@@ -125,6 +141,30 @@ struct TeachingTests {
         #expect(dashboard.state.narration.cursor == dashboard.state.narration.entries.count - 3)
         press([.enter], &dashboard, model)
         #expect(dashboard.state.screen == .overview && dashboard.state.selection == 11 && dashboard.state.details != nil)
+    }
+
+    @Test("Home in the narration view shows the first page of the log, not its first entry alone")
+    func narrationHome() {
+        var dashboard = Interaction()
+        let model = narrated(pipelineScript(), into: &dashboard)
+        press([.character("4"), .home], &dashboard, model)
+        #expect(dashboard.state.narration.cursor == 0)
+        let text = screen(model, dashboard).0.text
+        #expect(text.contains("q1 'net' observed"))
+        #expect(text.contains("#6 update-ui added to q2 'ui'"), "the entries after the first fill the page")
+    }
+
+    @Test("a narration sentence longer than the line takes a second one where the terminal has 30 rows")
+    func narrationLineWraps() {
+        var dashboard = Interaction()
+        let model = narrated(pipelineScript(), into: &dashboard)
+        dashboard.state.narration.append([NarrationEntry(time: model.now, text: "#1 download-a isExecuting → true: q1 'net' started it "
+            + "(2 of 2 slots busy): asynchronous, it stays executing until it calls finish()")])
+        let tall = screen(model, dashboard, width: 80, height: 30).0.text.split(separator: "\n").map(String.init)
+        let first = tall.firstIndex { $0.hasPrefix("» #1 download-a isExecuting") }
+        #expect(first.map { tall[$0 + 1].contains("until it calls finish()") } == true, "\(tall.joined(separator: "\n"))")
+        let short = screen(model, dashboard, width: 80, height: 24).0.text.split(separator: "\n").map(String.init)
+        #expect(short.contains { $0.hasPrefix("» #1 download-a") && $0.hasSuffix("…") }, "24 rows: one line, cut")
     }
 
     @Test("the start order view: running, next in order, held by a suspended queue, waiting on dependencies")

@@ -172,7 +172,7 @@ struct TimelineTests {
         #expect(dashboard.state.status?.text == ":seek moves in a recording (opscope replay FILE)")
     }
 
-    @Test("thousands waiting at once: no more lanes than rows, the rest counted on the last one")
+    @Test("thousands waiting at once: one waiting row holds them all, the lanes stay one per operation running")
     func manyWaiting() {
         var script = EventScript()
         script.queue(1, "busy", max: 2)
@@ -182,9 +182,27 @@ struct TimelineTests {
         var dashboard = Interaction()
         press([.character("5")], &dashboard, model, width: 80, height: 24)
         let lines = screen(model, dashboard, width: 80, height: 24).0.text.split(separator: "\n").map(String.init)
-        let labelled = lines.filter { $0.contains("more") && $0.hasPrefix("│") }
-        #expect(labelled.count == 1, "one line counts the operations not shown:\n\(lines.joined(separator: "\n"))")
-        let shown = lines.filter { $0.contains("░") }.count
-        #expect(shown >= 10 && shown <= 20)
+        #expect(lines.filter { $0.contains("░") }.count == 2, "the legend and the one waiting row:\n\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.hasPrefix("│wait max ") })
+    }
+
+    @Test("a serial queue takes one lane however many wait: waiting does not claim lanes; ids on the running parts")
+    func serialQueue() {
+        var script = EventScript()
+        script.queue(1, "uploads", max: 1)
+        let second: UInt64 = 1_000_000_000
+        for id in 1...7 { script.add(id, queue: 1, "upload-\(id)") }
+        for id in 1...7 {
+            script.start(id, after: second / 100)
+            if id < 7 { script.finish(id, after: 2 * second) }
+        }
+        let (model, dashboard) = timelineBoard(script, select: 3)
+        let lines = screen(model, dashboard, width: 120, height: 40).0.text.split(separator: "\n").map(String.init)
+        let first = lines.firstIndex { $0.contains("│q1 uploads") }!
+        #expect(lines[first].contains("#1▓") && lines[first].contains("#6▓") && lines[first].contains("█"),
+                "every upload on the one lane, each with its id:\n\(lines.joined(separator: "\n"))")
+        #expect(lines[first + 1].hasPrefix("│waiting, max 7") || lines[first + 1].hasPrefix("│waiting, max 6"))
+        #expect(!lines[(first + 2)...].contains { $0.contains("░") || $0.contains("▓") }, "nothing more below")
+        #expect(lines.contains { $0.contains("lanes: what ran at once; ░ row: what waited") })
     }
 }
