@@ -334,6 +334,9 @@ struct HubTests {
             operations[7].cancel()
             queue.addOperations(operations, waitUntilFinished: true)
             queue.waitUntilAllOperationsAreFinished()
+            // A round's events fit in the ring; served here, none is lost however busy the
+            // machine is (the comparison below is about the fold, not about losses).
+            _ = monitor.acceptedEvents
             if round % 3 == 0 { reader.read() }
         }
         #expect(waitUntil { monitor.hubStatistics.pumpFolds > 0 }, "the hub's thread never folded the log")
