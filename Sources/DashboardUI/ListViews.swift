@@ -72,7 +72,7 @@ struct ListViews {
             switch row {
             case .queue(let id):
                 guard let queue = model.queues[id] else { return .heading("\(id)", theme.header) }
-                var text = "\(id) \(queue.name)   run \(queue.executing)/\(theme.limit(queue))  ready \(queue.ready)  waiting \(queue.pending)"
+                var text = "\(id) \(queue.name)   run \(queue.executing)/\(theme.limit(queue))  ready \(queue.ready)  pending \(queue.pending)"
                 if queue.isSuspended { text += "   SUSPENDED: the ready ones are held" }
                 if queue.observation == .sampled { text += "   sampled: short work is not seen" }
                 return .heading(text, queue.isSuspended ? theme.warning.with(.underline) : theme.header.with(.underline))
