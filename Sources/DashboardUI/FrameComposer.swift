@@ -58,8 +58,10 @@ public struct FrameComposer: Sendable {
             buffer.write(TextWrap.fit(text, width: bottom.width), x: bottom.x, y: line, style: theme.title, clip: bottom)
             line += 1
         }
-        KeyBarView(theme: theme, replay: timeline).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1))
+        KeyBarView(theme: theme, replay: timeline).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1),
+                                                          map: &map)
         drawStatus(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: 2), model, interaction)
+        KeyBarView.keepShown(&map, buffer)
         switch state.overlay {
         case .picker(let row): PickerOverlay(theme: theme).render(interaction.templates, selected: row, into: &buffer, area: main)
         case .help(let offset):
@@ -225,7 +227,7 @@ public struct FrameComposer: Sendable {
         if let lanesArea {
             map.panes[.lanes] = lanesArea
             let inner = frame(.lanes, "QoS lanes", lanesArea).render(into: &buffer, area: lanesArea)
-            QoSLanesView(theme: theme).render(model, state, into: &buffer, area: inner)
+            QoSLanesView(theme: theme).render(model, state, into: &buffer, area: inner, map: &map)
         }
     }
 
