@@ -11,8 +11,19 @@ import Testing
 struct MouseAndHelpTests {
     let model = pipelineScript().model()
 
+    private func lines(_ model: DashboardModel, _ dashboard: Interaction, _ width: Int = 120, _ height: Int = 40) -> [String] {
+        screen(model, dashboard, width: width, height: height).0.lines()
+    }
+
     private func click(_ x: Int, _ y: Int) -> Key { .mouse(MouseEvent(.press, x: x, y: y)) }
 
+    /// The open overlay's text, its wrapped lines joined by single spaces.
+    private func overlayText(_ model: DashboardModel, _ dashboard: Interaction, _ width: Int = 120, _ height: Int = 40) -> String {
+        let body = dashboard.map.overlayBody
+        return lines(model, dashboard, width, height)[body.y..<body.maxY]
+            .map { String(Array($0).dropFirst(body.x).prefix(body.width)) }
+            .joined(separator: " ").split(separator: " ").joined(separator: " ")
+    }
 
     @Test("the wheel scrolls the help and leaves it open; a click inside keeps it, one outside closes it; the wheel leaves the legend open")
     func wheelOverHelp() {
@@ -41,6 +52,23 @@ struct MouseAndHelpTests {
         _ = noMouse.handle(.character("?"), model: model)
         #expect(noMouse.handle(.mouse(MouseEvent(.wheelDown, x: 5, y: 5)), model: model).isEmpty)
         #expect(noMouse.state.overlay == .help(offset: 0), "--no-mouse: the mouse does nothing to the help")
+    }
+
+    @Test("the help and the legend leave no pane border beside their box, at 80x24 and wider", arguments: [80, 101, 130])
+    func overlayCoversBorders(width: Int) {
+        for key in [Key.character("?"), .character("L")] {
+            var dashboard = board(model)
+            press([key], &dashboard, model, width: width, height: 24)
+            let body = dashboard.map.overlayBody
+            let shown = lines(model, dashboard, width, 24)
+            for row in (body.y - 1)...body.maxY {
+                let line = Array(shown[row])
+                let left = body.x - 2
+                let right = body.maxX + 1
+                let outside = [left, right].filter { $0 >= 0 && $0 < line.count }.map { line[$0] }
+                #expect(outside.allSatisfy { $0 == " " }, "\(key) at \(width): a border beside the box on row \(row):\n\(shown[row])")
+            }
+        }
     }
 
     @Test("a key bar entry acts as its key: F1 Help opens the help, s Suspend suspends, 1-5 View goes to the next view")
@@ -88,5 +116,41 @@ struct MouseAndHelpTests {
         press([click(row.rect.x + 2, row.rect.y)], &dashboard, model, width: 200, height: 60)
         #expect(dashboard.state.selection == target)
         #expect(dashboard.state.details != nil, "the click goes to the warning's operation, as Enter does")
+    }
+
+    @Test("the title's badges are set apart at every width; the warnings stay longest", arguments: Array(stride(from: 40, through: 200, by: 8)))
+    func titleBadges(width: Int) {
+        var dashboard = board(model)
+        dashboard.state.narration.isOn = true
+        let title = lines(model, dashboard, width, 24)[0]
+        #expect(!title.contains("narrating 1") && !title.contains("warnings 1") && !title.contains("warnings narrating"), "\(title)")
+        if title.contains("ops") { #expect(title.contains("! 2 warnings · "), "\(title)") }
+        if title.contains("narrating") { #expect(title.contains("narrating · 11 ops") || !title.contains("ops"), "\(title)") }
+        #expect(title.contains("! 2 warnings"), "the warnings badge goes last:\n\(title)")
+    }
+
+    @Test("the help says how long the \"too long\" warnings wait (scaled as a slowed demo scales them)")
+    func warningDelays() {
+        var configuration = ModelConfiguration()
+        configuration.finishedRetention = 600_000_000_000
+        configuration.longAsynchronousExecution = 200_000_000_000
+        configuration.cancelledStillExecuting = 40_000_000_000
+        let slow = pipelineScript().model(configuration)
+        var dashboard = board(slow)
+        press([.character("?")], &dashboard, slow)
+        let help = overlayText(slow, dashboard)
+        #expect(help.contains("Finished operations stay listed for 10 min"), "\(help)")
+        #expect(help.contains("wait 3 min for an asynchronous operation still executing, 40 s for a cancelled one"), "\(help)")
+    }
+
+    @Test("the legend names Foundation's keys: isReady true and false, isExecuting, isFinished, isCancelled, queuePriority, qualityOfService")
+    func legendKeyNames() {
+        var dashboard = board(model)
+        press([.character("L")], &dashboard, model, width: 200, height: 60)
+        let legend = overlayText(model, dashboard, 200, 60)
+        for words in ["executing: isExecuting true", "ready: isReady true", "pending: isReady false", "finished: isFinished true",
+                      "cancelled: isCancelled true", "PRIO queuePriority", "QOS qualityOfService"] {
+            #expect(legend.contains(words), "\(words) missing from the legend")
+        }
     }
 }
