@@ -9,6 +9,7 @@
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
 
@@ -48,6 +49,21 @@ static inline void opscope_clear_all(void) { clearok(curscr, TRUE); }
 static inline mmask_t opscope_mouse_mask(void) {
     return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
 }
+/// Makes ncurses return the start of an SGR (1006) mouse report, `ESC [ <`, as a key code of its
+/// own when the terminal's description does not make it KEY_MOUSE (tmux-256color, screen: their
+/// `kmous` is the X10 `ESC [ M`): the caller reads the rest of the report. Returns that code, 0
+/// when ncurses decodes SGR reports itself (xterm's `kmous` is `ESC [ <`), -1 when no code is free.
+static inline int opscope_define_sgr_mouse_key(void) {
+    static const char sgr[] = "\033[<";
+    if (key_defined(sgr) == KEY_MOUSE) return 0;
+    for (int code = 0x3000; code < 0x3100; code++) {
+        char *bound = keybound(code, 0);
+        if (bound != NULL) { free(bound); continue; }
+        return define_key(sgr, code) == OK ? code : -1;
+    }
+    return -1;
+}
+
 static inline int opscope_mouse_is_click(mmask_t state) { return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0; }
 static inline int opscope_mouse_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }
 static inline int opscope_mouse_is_wheel_down(mmask_t state) { return (state & BUTTON5_PRESSED) != 0; }

@@ -59,8 +59,10 @@ public struct FrameComposer: Sendable {
             drawMessage(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: narrationRows), narration, style: theme.title)
             line += narrationRows
         }
-        KeyBarView(theme: theme, replay: timeline).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1))
+        KeyBarView(theme: theme, replay: timeline).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1),
+                                                          map: &map)
         drawStatus(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: 2), model, interaction)
+        KeyBarView.keepShown(&map, buffer)
         switch state.overlay {
         case .picker(let row): PickerOverlay(theme: theme).render(interaction.templates, selected: row, into: &buffer, area: main)
         case .help(let offset):
@@ -110,20 +112,25 @@ public struct FrameComposer: Sendable {
         if state.paused { right.append(("PAUSED", theme.warning.with(.reverse), 3)) }
         if state.narration.isOn { right.append(("narrating", theme.title, 5)) }
         right.append(("\(model.operations.count) ops", theme.dim, 4))
-        // At least 10 columns stay for the caption's start.
-        var room = width - x - 11
+        // At least 10 columns stay for the caption's start. Badges are set apart by ` · `: with
+        // a space alone, `narrating 7 ops` read as one phrase.
+        let separator = " · "
+        let room = width - x - 11
         var kept: Set<Int> = []
-        for index in right.indices.sorted(by: { right[$0].keep < right[$1].keep }) {
-            let columns = right[index].text.count + 1
-            if columns <= room {
-                kept.insert(index)
-                room -= columns
-            }
+        func columns(_ indices: Set<Int>) -> Int {
+            indices.reduce(0) { $0 + right[$1].text.count } + max(0, indices.count - 1) * separator.count + 1
+        }
+        for index in right.indices.sorted(by: { right[$0].keep < right[$1].keep }) where columns(kept.union([index])) <= room {
+            kept.insert(index)
         }
         var layout = TitleLayout()
-        var end = width
+        var end = width - 1
         for index in right.indices.reversed() where kept.contains(index) {
-            end -= right[index].text.count + 1
+            if end < width - 1 {
+                end -= separator.count
+                layout.badges.insert((separator, theme.dim, end), at: 0)
+            }
+            end -= right[index].text.count
             layout.badges.insert((right[index].text, right[index].style, end), at: 0)
         }
         guard !caption.isEmpty else { return layout }
@@ -226,7 +233,7 @@ public struct FrameComposer: Sendable {
         if let lanesArea {
             map.panes[.lanes] = lanesArea
             let inner = frame(.lanes, "QoS lanes", lanesArea).render(into: &buffer, area: lanesArea)
-            QoSLanesView(theme: theme).render(model, state, into: &buffer, area: inner)
+            QoSLanesView(theme: theme).render(model, state, into: &buffer, area: inner, map: &map)
         }
     }
 

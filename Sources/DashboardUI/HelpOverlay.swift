@@ -35,6 +35,10 @@ struct HelpOverlay {
         let retention = "Finished operations stay listed for \(DurationText.format(configuration.finishedRetention)) "
             + "(at most \(configuration.maximumRetainedFinished)); older ones are counted per queue."
         wrapped(retention, theme.dim)
+        // Both scale with --speed as the retention does: the help is where a slowed demo says so.
+        let delays = "The \"too long\" warnings wait \(DurationText.format(configuration.longAsynchronousExecution)) for an "
+            + "asynchronous operation still executing, \(DurationText.format(configuration.cancelledStillExecuting)) for a cancelled one."
+        wrapped(delays, theme.dim)
         heading("Keys")
         for binding in KeyBindings.all {
             let help = TextWrap.wrap(binding.help, width: max(10, width - 13))
@@ -59,9 +63,9 @@ struct HelpOverlay {
 
     func render(offset: Int, caption: String, configuration: ModelConfiguration, into buffer: inout Buffer, area: Rect,
                 map: inout ScreenMap) {
-        let width = min(area.width - 2, 100)
+        let width = min(area.width, 100)
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y, width: width, height: area.height)
-        buffer.fill(box)
+        Self.clear(behind: box, within: area, &buffer)
         let inner = Frame(title: "Help: ↑ ↓ PgUp PgDn scroll, any other key closes", style: theme.focusedFrame,
                           titleStyle: theme.focusedFrame, ascii: !theme.unicode).render(into: &buffer, area: box)
         let lines = Self.lines(theme: theme, caption: caption, configuration: configuration, width: inner.width)
@@ -76,26 +80,39 @@ struct HelpOverlay {
     }
 }
 
+extension HelpOverlay {
+    /// Blanks `box` and the cells around it (within `area`): a pane's border left beside the
+    /// box's own would read as part of it (`┌│ Help …│┐`).
+    static func clear(behind box: Rect, within area: Rect, _ buffer: inout Buffer) {
+        buffer.fill(Rect(x: box.x - 1, y: box.y - 1, width: box.width + 2, height: box.height + 2).intersection(area))
+    }
+}
+
 /// What the symbols and colours mean: in the help, and on `L`.
 enum Legend {
     static func lines(theme: Theme, width: Int) -> [[TextBlock.Span]] {
         func colour(_ name: String) -> String { theme.color ? " (\(name))" : "" }
         let states: [(OperationState, Bool, Bool, String)] = [
-            (.executing, false, false, "executing" + colour("green")),
+            (.executing, false, false, "executing: isExecuting true" + colour("green")),
             (.ready, false, false, "ready: isReady true, waits for a slot or its turn" + colour("cyan")),
-            (.pending, false, false, "pending: waits on dependencies" + colour("yellow")),
-            (.finished, false, false, "finished" + colour("grey")),
-            (.pending, true, false, "cancelled (the state column says if it has finished)" + colour("red")),
+            (.pending, false, false, "pending: isReady false, waits on dependencies" + colour("yellow")),
+            (.finished, false, false, "finished: isFinished true" + colour("grey")),
+            (.pending, true, false, "cancelled: isCancelled true (the state column says if it has finished)" + colour("red")),
             (.pending, false, true, "in a dependency cycle: never starts" + colour("magenta")),
         ]
-        var lines: [[TextBlock.Span]] = states.map { state, cancelled, cycle, text in
-            [.init(" " + theme.glyph(state: state, cancelled: cancelled, inCycle: cycle) + "  ", theme.style(state: state, cancelled: cancelled, inCycle: cycle)),
-             .init(text)]
+        var lines: [[TextBlock.Span]] = []
+        for (state, cancelled, cycle, text) in states {
+            // Wrapped as the marks are: with Foundation's key names a state's line is long.
+            for (index, line) in TextWrap.wrap(text, width: max(10, width - 4)).enumerated() {
+                let glyph = index == 0 ? " " + theme.glyph(state: state, cancelled: cancelled, inCycle: cycle) + "  " : "    "
+                lines.append([.init(glyph, theme.style(state: state, cancelled: cancelled, inCycle: cycle)), .init(line)])
+            }
         }
         let marks: [(String, Style, String)] = [
             (theme.unicode ? "⇄" : "<>", .plain, "asynchronous operation (finishes when it calls finish())"),
             ("•", .plain, "tagged (Space): c cancels the tagged operations"),
-            ("PRIO", .plain, "priorities in the table and the QoS lanes (after an id: ●12(vhigh)): vlow low norm high vhigh, barr (a barrier)"),
+            ("PRIO", .plain, "queuePriority, in the table and the QoS lanes (after an id: ●12(vhigh)): vlow low norm high vhigh, barr (a barrier)"),
+            ("QOS", .plain, "qualityOfService, in the table and the QoS lanes' rows: UI INIT DEF UTIL BG (userInteractive … background)"),
             ("*", .plain, "after a priority: the queue schedules it at another priority than the one set"),
             ("~", theme.dim, "a key change seen by sampling (the queue is not observed exactly)"),
             ("≈", theme.dim, "a key change inferred (not seen directly)"),
@@ -116,11 +133,11 @@ enum Legend {
 
     /// The legend alone, over the panes (`L`; any key closes it).
     static func render(theme: Theme, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
-        let width = min(area.width - 2, 90)
+        let width = min(area.width, 90)
         let lines = Self.lines(theme: theme, width: width - 2)
         let height = min(area.height, lines.count + 2)
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y, width: width, height: height)
-        buffer.fill(box)
+        HelpOverlay.clear(behind: box, within: area, &buffer)
         let inner = Frame(title: "Legend (any key closes; ? has it all)", style: theme.focusedFrame, titleStyle: theme.focusedFrame,
                           ascii: !theme.unicode).render(into: &buffer, area: box)
         TextBlock(lines: lines).render(into: &buffer, area: inner)

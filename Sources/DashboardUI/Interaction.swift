@@ -39,7 +39,10 @@ public struct Interaction: Sendable {
         // paste costs one evaluation, not one per character.
         if let input = state.input { return handleLine(input, key, model) }
         keepSelectionValid(model)
-        if let overlay = state.overlay { return handleOverlay(overlay, key, model) }
+        if let overlay = state.overlay {
+            if case .mouse(let event) = key, let effects = handleOverlayMouse(event, overlay) { return effects }
+            return handleOverlay(overlay, key, model)
+        }
         switch key {
         case .resize: return [.redraw]
         case .mouse(let event): return handleMouse(event, model)

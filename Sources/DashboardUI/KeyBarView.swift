@@ -14,7 +14,7 @@ struct KeyBarView {
     /// Names left out first, in this order, when the bar is too narrow; then from the end.
     static let dropOrder = ["Sort", "Pane", "Graph", "Add", "View", "Filter", "Suspend", "Seek", "Restart", "Speed"]
 
-    func render(into buffer: inout Buffer, area: Rect) {
+    func render(into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         var entries = KeyBindings.bar(replay: replay)
         func width(_ list: [(key: String, name: String)]) -> Int { list.reduce(0) { $0 + $1.key.count + $1.name.count + 1 } - 1 }
         for name in Self.dropOrder where width(entries) > area.width {
@@ -22,11 +22,42 @@ struct KeyBarView {
         }
         while entries.count > 2, width(entries) > area.width { entries.remove(at: entries.count - 2) }
         var x = area.x
+        map.keyBar = []
         for (key, name) in entries {
             guard x < area.maxX else { break }
+            let start = x
             x = buffer.write(key, x: x, y: area.y, style: theme.header, clip: area)
             x = buffer.write(name, x: x, y: area.y, style: theme.keyName, clip: area)
+            if let action = Self.action(key: key, name: name) {
+                map.keyBar.append(KeyBarArea(rect: Rect(x: start, y: area.y, width: x - start, height: 1), text: key + name, action: action))
+            }
             x = buffer.write(" ", x: x, y: area.y, clip: area)
         }
     }
+
+    /// The action of the binding an entry shows (the replay's `p` is named by what it does now).
+    static func action(key: String, name: String) -> UserAction? {
+        KeyBindings.all.first { binding in
+            binding.bar.map { $0.key == key && $0.name == name } == true || binding.replayBar?.key == key
+        }?.action
+    }
+
+    /// Keeps only the entries still on screen: a message too long for the status line goes on
+    /// over the key bar, and a click there must not act as a key no longer shown.
+    static func keepShown(_ map: inout ScreenMap, _ buffer: Buffer) {
+        map.keyBar.removeAll { entry in
+            let cells = (entry.rect.x..<entry.rect.maxX).map { buffer[$0, entry.rect.y] }
+            return String(cells.filter { !$0.isContinuation }.map(\.character)) != entry.text
+        }
+    }
+}
+
+/// One entry of the key bar: its cells, its text, and the action a click on it takes.
+public struct KeyBarArea: Sendable, Equatable {
+    /// The cells.
+    public var rect: Rect
+    /// The key and name as drawn.
+    public var text: String
+    /// What its key does.
+    public var action: UserAction
 }

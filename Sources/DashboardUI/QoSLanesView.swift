@@ -41,7 +41,7 @@ struct QoSLanesView {
         }
     }
 
-    func render(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect) {
+    func render(_ model: DashboardModel, _ state: ViewState, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         guard !area.isEmpty else { return }
         let lanes = model.qosLanes(limit: 16)
         let held = Held(model, lanes: lanes, limit: 12)
@@ -52,21 +52,21 @@ struct QoSLanesView {
             let name = ["userInteractive": "UI  ", "userInitiated": "INIT", "default": "DEF ", "utility": "UTIL", "background": "BG  "][lane.qos.rawValue] ?? "    "
             let bar = theme.unicode ? " │ " : " | "
             var x = Self.put(name + " ", x: area.x, y: y, style: theme.header, &buffer, area)
-            x = spans(lane.executing, lane.executingCount, model, state, &buffer, x: x, y: y, area: area)
+            x = spans(lane.executing, lane.executingCount, model, state, &buffer, &map, x: x, y: y, area: area)
             x = Self.put(bar + "next ", x: x, y: y, style: theme.dim, &buffer, area)
             let next = lane.ready.filter { !held.all.contains($0) }
             // Room kept for the held part, which says why ready work does not start.
             let heldRoom = held.counts[index] > 0 ? bar.count + 5 + 9 : 0
-            x = spans(next, lane.readyCount - held.counts[index], model, state, &buffer, x: x, y: y, area: area, reserve: heldRoom)
+            x = spans(next, lane.readyCount - held.counts[index], model, state, &buffer, &map, x: x, y: y, area: area, reserve: heldRoom)
             if held.counts[index] > 0 {
                 x = Self.put(bar + "held ", x: x, y: y, style: theme.dim, &buffer, area)
-                x = spans(held.ids[index], held.counts[index], model, state, &buffer, x: x, y: y, area: area)
+                x = spans(held.ids[index], held.counts[index], model, state, &buffer, &map, x: x, y: y, area: area)
             }
             if rowsPerLane == 1 {
                 x = Self.put(bar + "\(lane.pendingCount) waiting", x: x, y: y, style: theme.style(state: .pending, cancelled: false), &buffer, area)
             } else if y + 1 < area.maxY {
                 let second = Self.put("     waiting ", x: area.x, y: y + 1, style: theme.dim, &buffer, area)
-                let end = spans(lane.pending, lane.pendingCount, model, state, &buffer, x: second, y: y + 1, area: area)
+                let end = spans(lane.pending, lane.pendingCount, model, state, &buffer, &map, x: second, y: y + 1, area: area)
                 Self.markCut(end, y: y + 1, &buffer, area)
             }
             Self.markCut(x, y: y, &buffer, area)
@@ -89,7 +89,7 @@ struct QoSLanesView {
     /// Glyph and id of each operation while they fit, then `+N more`.
     @discardableResult
     private func spans(_ ids: [OperationID], _ total: Int, _ model: DashboardModel, _ state: ViewState,
-                       _ buffer: inout Buffer, x start: Int, y: Int, area: Rect, reserve: Int = 0) -> Int {
+                       _ buffer: inout Buffer, _ map: inout ScreenMap, x start: Int, y: Int, area: Rect, reserve: Int = 0) -> Int {
         var x = start
         let limit = area.maxX - reserve
         if ids.isEmpty, total == 0 { return Self.put("-", x: x, y: y, style: theme.dim, &buffer, area) }
@@ -102,7 +102,9 @@ struct QoSLanesView {
             guard x + text.count + 12 <= limit || (shown == total - 1 && x + text.count <= limit) else { break }
             var style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: model.isInCycle(id))
             if id == state.selection { style.attributes.insert(.reverse) }
-            x = Self.put(text, x: x, y: y, style: style, &buffer, area)
+            let end = Self.put(text, x: x, y: y, style: style, &buffer, area)
+            map.laneOperations.append(LaneOperationArea(rect: Rect(x: x, y: y, width: min(end, area.maxX) - x, height: 1), operation: id))
+            x = end
             // The space after an id that ends on the last column is not a cut.
             buffer.write(" ", x: x, y: y, clip: area)
             if x != area.maxX { x += 1 }
@@ -111,4 +113,12 @@ struct QoSLanesView {
         if total > shown { x = Self.put("+\(total - shown) more", x: x, y: y, style: theme.dim, &buffer, area) }
         return x
     }
+}
+
+/// One operation shown in the QoS lanes (its glyph, id and priority).
+public struct LaneOperationArea: Sendable, Equatable {
+    /// The cells.
+    public var rect: Rect
+    /// The operation.
+    public var operation: OperationID
 }

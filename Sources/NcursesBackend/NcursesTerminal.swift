@@ -17,6 +17,11 @@ public final class NcursesTerminal: TerminalSurface {
     private var colorMode: ColorMode = .none
     private var pairs: [PairKey: Int16] = [:]
     private var running = false
+    /// The key code ncurses returns for `ESC [ <` where it does not decode SGR mouse reports
+    /// itself (0: it does, or the mouse is off); the rest of the report is read here.
+    private var sgrMouseCode: Int32 = 0
+    /// Where the screen is written (for the few sequences sent around ncurses).
+    private var outputDescriptor = STDOUT_FILENO
     /// The terminal's size, updated on resize.
     public private(set) var size: (width: Int, height: Int) = (0, 0)
 
@@ -51,6 +56,7 @@ public final class NcursesTerminal: TerminalSurface {
     /// process's terminal): for measuring what frames cost in bytes. Size from `width` × `height`.
     public init(term: String, output: Int32, input: Int32, width: Int, height: Int, options: TerminalOptions = TerminalOptions()) throws {
         self.options = options
+        outputDescriptor = output
         setenv("COLUMNS", String(width), 1)
         setenv("LINES", String(height), 1)
         setlocale(LC_ALL, "")
@@ -87,11 +93,30 @@ public final class NcursesTerminal: TerminalSurface {
         if options.mouse {
             mouseinterval(0)
             mousemask(opscope_mouse_mask(), nil)
+            // SGR reports (1006) asked for whatever TERM says: ncurses asks for them only where
+            // terminfo's XM does (xterm), and the X10 reports it gets elsewhere (tmux-256color,
+            // screen) cannot name a column past 223. Where ncurses decodes only X10, `ESC [ <`
+            // becomes a key code of its own and the report is read in `readSGRMouse`.
+            sgrMouseCode = max(0, opscope_define_sgr_mouse_key())
+            send(Self.sgrMouseOn)
         }
         updateSize()
     }
 
     deinit { stop() }
+
+    /// Asks the terminal for SGR mouse reports; `sgrMouseOff` puts it back (the crash guard
+    /// writes the same).
+    private static let sgrMouseOn = "\u{1B}[?1006h"
+    private static let sgrMouseOff = "\u{1B}[?1006l"
+
+    /// Writes a mode change straight to the terminal. Not through `putp`: it goes to stdio's
+    /// buffer, which nothing flushes until the program ends. A mode does not depend on what
+    /// ncurses still holds to write, so the order does not matter.
+    private func send(_ sequence: String) {
+        var bytes = Array(sequence.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(outputDescriptor, $0.baseAddress, $0.count) }
+    }
 
     /// Home and End arrive in several spellings, and terminfo knows only the one of the
     /// terminal it describes: tmux and screen send `ESC [1~` / `ESC [4~` whatever TERM says,
@@ -111,6 +136,8 @@ public final class NcursesTerminal: TerminalSurface {
         guard running else { return }
         running = false
         curs_set(1)
+        // The shell gets its terminal back without SGR reports.
+        if options.mouse { send(Self.sgrMouseOff) }
         endwin()
         if let screen { delscreen(screen) }
         screen = nil
@@ -126,12 +153,14 @@ public final class NcursesTerminal: TerminalSurface {
     /// process, and once continued takes the terminal again with every cell to be redrawn.
     private func suspendForShell() {
         curs_set(1)
+        if options.mouse { send(Self.sgrMouseOff) }
         endwin()
         opscope_flush_stdout()
         SignalWatch.stopUntilContinued()
         // Back after `fg`: the first refresh after endwin restores the program's mode and screen;
         // the shell drew over it, so nothing ncurses remembers of the screen is trusted.
         opscope_clear_all()
+        if options.mouse { send(Self.sgrMouseOn) }
         refresh()
         curs_set(0)
         updateSize()
@@ -227,11 +256,44 @@ public final class NcursesTerminal: TerminalSurface {
             suspendForShell()
             return .resize
         }
-        var value: wint_t = 0
-        let result = opscope_get_key(&value)
-        if result == ERR { return nil }
-        if result == KEY_CODE_YES { return decode(code: Int32(value)) }
-        return decode(character: UInt32(value))
+        // A mouse report the dashboard does not use (a release, motion) is skipped, not taken
+        // for the end of the input.
+        while true {
+            var value: wint_t = 0
+            let result = opscope_get_key(&value)
+            if result == ERR { return nil }
+            if result == KEY_CODE_YES, sgrMouseCode != 0, Int32(value) == sgrMouseCode {
+                if let event = readSGRMouse() { return .mouse(event) }
+                continue
+            }
+            if result == KEY_CODE_YES { return decode(code: Int32(value)) }
+            return decode(character: UInt32(value))
+        }
+    }
+
+    /// The rest of an SGR mouse report after its `ESC [ <`: digits and `;` up to `M` or `m`.
+    /// It normally arrives in one piece; a short wait covers a report split in transit. A
+    /// character that cannot continue it is given back to be read as a key.
+    private func readSGRMouse() -> MouseEvent? {
+        timeout(50)
+        defer { timeout(0) }
+        var body = ""
+        while body.count < SGRMouseReport.maximumLength {
+            var value: wint_t = 0
+            let result = opscope_get_key(&value)
+            guard result == OK, let scalar = Unicode.Scalar(UInt32(value)) else {
+                if result == KEY_CODE_YES { _ = ungetch(Int32(value)) }
+                return nil
+            }
+            let character = Character(scalar)
+            if character == "M" || character == "m" { return SGRMouseReport.event(body + String(character)) }
+            guard SGRMouseReport.continues(character) else {
+                _ = unget_wch(wchar_t(bitPattern: scalar.value))
+                return nil
+            }
+            body.append(character)
+        }
+        return nil
     }
 
     private func decode(code: Int32) -> Key? {

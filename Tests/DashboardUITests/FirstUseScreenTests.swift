@@ -59,7 +59,7 @@ struct FirstUseScreenTests {
         // The legend's box is 90 columns wide, in the middle of the 200.
         let legend = lines(mixed, dashboard, 200, 60).map { line in String(Array(line).dropFirst(56).prefix(88)) }
             .joined(separator: " ").split(separator: " ").joined(separator: " ")
-        #expect(legend.contains("PRIO priorities in the table and the QoS lanes"), "\(legend)")
+        #expect(legend.contains("PRIO queuePriority, in the table and the QoS lanes"), "\(legend)")
         #expect(legend.contains("vlow low norm high vhigh"))
         #expect(legend.contains("held QoS lanes: ready but not starting: its queue is suspended or released, or it was never added to one"))
     }

@@ -37,9 +37,10 @@ final class Tmux {
     /// The status comes last so that a test waiting for `EXIT=` also has the terminal's modes
     /// on screen: printed the other way round, a busy machine let a test read the screen between
     /// the two and find no `icanon`.
-    init(_ command: String, width: Int = 120, height: Int = 40) {
+    /// `term` is the TERM the command sees (tmux's own default is tmux-256color).
+    init(_ command: String, width: Int = 120, height: Int = 40, term: String = "xterm-256color") {
         name = "opscope-test-\(UUID().uuidString.prefix(8))"
-        let script = "TERM=xterm-256color \(command); status=$?; stty -a; echo EXIT=$status; sleep 120"
+        let script = "TERM=\(term) \(command); status=$?; stty -a; echo EXIT=$status; sleep 120"
         // The server exits with its last session; a client that reaches it while it does (the
         // previous test just killed its session) gets no session, and the test would then read
         // an empty screen until its wait timed out. So the start is checked, and tried again.
@@ -76,6 +77,15 @@ final class Tmux {
 
     /// Sends keys (tmux key names, e.g. "j", "Enter", "C-c").
     func send(_ keys: String...) { Tmux.run(["tmux", "send-keys", "-t", name] + keys) }
+
+    /// Sends `text` literally (`send-keys -l`): escape sequences reach the program as the
+    /// terminal would send them, e.g. a mouse report.
+    func sendLiteral(_ text: String) { Tmux.run(["tmux", "send-keys", "-t", name, "-l", text]) }
+
+    /// A tmux format evaluated for the pane, e.g. `#{mouse_sgr_flag}`: the modes the program set.
+    func paneFormat(_ format: String) -> String {
+        Tmux.run(["tmux", "display-message", "-p", "-t", name, format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     func resize(width: Int, height: Int) {
         Tmux.run(["tmux", "resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
