@@ -118,7 +118,7 @@ public enum KeyBindings {
         Binding(keys: keys("l", .right), label: "l →", help: "graph (when it has the keys: Tab): pan right", action: .panRight),
         Binding(keys: keys("z"), label: "z", help: "graph: compact (one cell per box, the selection's label below) / labelled",
                 action: .toggleGraphCompact),
-        Binding(keys: [], label: "mouse", help: "click selects (a row, a queue, a node), wheel scrolls (off with --no-mouse)", action: nil),
+        Binding(keys: [], label: "mouse", help: "click selects (a row, a queue, a node, an operation in the lanes), goes to a warning's operation, or acts as a key bar entry; wheel scrolls, the help too (off with --no-mouse)", action: nil),
     ]
 
     /// Keys of the `:` and `/` lines (documentation: the line takes every key while open).
