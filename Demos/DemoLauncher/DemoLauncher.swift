@@ -122,10 +122,7 @@ public enum DemoLauncher {
                 print("\(name): \(demo.summary)\n\n" + help)
                 exit(0)
             }
-            var line = firstLine(DisplayOptions.message(for: error))
-            // "…or 'mermaid'.; see" reads badly: the pointer replaces the sentence's full stop.
-            while line.hasSuffix(".") { line.removeLast() }
-            fail(name, line + "; see '\(name) --help'")
+            fail(name, ArgumentErrorLine.pointing(DisplayOptions.message(for: error), to: "\(name) --help"))
         }
         do {
             try run(demo, display)
@@ -133,7 +130,7 @@ public enum DemoLauncher {
         } catch let code as ExitCode {
             exit(code.rawValue)
         } catch {
-            fail(name, firstLine(DisplayOptions.message(for: error)))
+            fail(name, ArgumentErrorLine.firstLine(DisplayOptions.message(for: error)))
         }
     }
 
@@ -141,10 +138,5 @@ public enum DemoLauncher {
     private static func fail(_ name: String, _ line: String) -> Never {
         FileHandle.standardError.write(Data("\(name): \(line)\n".utf8))
         exit(2)
-    }
-
-    /// ArgumentParser's messages can run to a usage block; the first line says what is wrong.
-    private static func firstLine(_ message: String) -> String {
-        message.split(separator: "\n").first.map(String.init) ?? message
     }
 }

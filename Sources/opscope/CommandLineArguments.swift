@@ -39,12 +39,9 @@ enum CommandLineArguments {
     /// message, and where the help is (`opscope --help`, or the subcommand's) unless the message
     /// already names a command to run.
     static func message(for error: any Error, arguments: [String]) -> String {
-        let message = OpScopeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        let message = ArgumentErrorLine.firstLine(OpScopeCommand.message(for: error))
         guard !message.contains("opscope ") else { return message }
-        // The suffix continues the sentence: a full stop before it would read ".;".
-        var sentence = Substring(message)
-        while sentence.last == "." { sentence = sentence.dropLast() }
-        return sentence + "; see '\(helpCommand(for: error, arguments: arguments))'"
+        return ArgumentErrorLine.pointing(message, to: helpCommand(for: error, arguments: arguments))
     }
 
     /// The help for the command the error is about, as ArgumentParser's usage names it
