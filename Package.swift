@@ -111,6 +111,7 @@ let package = Package(
         .executableTarget(name: "serial-async", dependencies: ["DemoLauncher"], path: "Demos/serial-async"),
         .executableTarget(name: "async-right-wrong", dependencies: ["DemoLauncher"], path: "Demos/async-right-wrong"),
         .executableTarget(name: "stuck", dependencies: ["DemoLauncher"], path: "Demos/stuck"),
+        .executableTarget(name: "readiness", dependencies: ["DemoLauncher"], path: "Demos/readiness"),
         .executableTarget(name: "priorities", dependencies: ["DemoLauncher"], path: "Demos/priorities"),
         .executableTarget(name: "cancellation", dependencies: ["DemoLauncher"], path: "Demos/cancellation"),
         // The README's embedding example, exactly.

@@ -15,7 +15,7 @@ public struct Demo: Sendable {
 
     /// Every demo, the default first.
     public static let all: [Demo] = [Demos.tour, Demos.pipeline, Demos.serialAsync, Demos.asyncRightWrong,
-                                     Demos.stuck, Demos.priorities, Demos.cancellation]
+                                     Demos.stuck, Demos.readiness, Demos.priorities, Demos.cancellation]
 
     /// The demo `opscope` runs without arguments.
     public static var standard: Demo { all[0] }

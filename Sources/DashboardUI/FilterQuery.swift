@@ -84,6 +84,7 @@ public struct FilterQuery: Sendable, Equatable {
         ("suspended", [.queueSuspended]), ("limit", [.concurrencyLimit]), ("slot", [.concurrencyLimit]),
         ("turn", [.waitingForTurn]), ("next", [.waitingForTurn]), ("noqueue", [.notInAnyQueue]),
         ("cycle", [.cycle]), ("cancelled", [.cancelledWaitingForSlot]), ("notready", [.notReadyWithoutDependencies]),
+        ("notstarted", [.readyNotStarted]),
         ("stuck", []),
     ] + Diagnosis.Kind.allCases.map { ($0.rawValue.lowercased(), [$0]) }
 

@@ -2,7 +2,7 @@ import DashboardModel
 import OperationEvents
 import TerminalKit
 
-/// One line per queue: name, running/max, waiting, finished, throughput, and SUSPENDED loud.
+/// One line per queue: name, running/max, ready, pending, finished, throughput, and SUSPENDED loud.
 /// When there are more queues than lines, the lines scroll only as far as the selected queue
 /// needs, and the first and last lines say at their right end how many more there are above and
 /// below (a line of its own for that would hide one more queue).
@@ -73,7 +73,10 @@ struct HeaderView {
             part("            ")
         }
         part("run \(queue.executing)/\(theme.limit(queue))", theme.style(state: .executing, cancelled: false))
-        part("  wait \(queue.waiting)", theme.style(state: .ready, cancelled: false))
+        // Foundation's two reasons not to have started, apart: ready ones wait for a slot or
+        // their turn, pending ones for dependencies (a single "wait" hid which).
+        part("  ready \(queue.ready)", theme.style(state: .ready, cancelled: false))
+        part("  pending \(queue.pending)", theme.style(state: .pending, cancelled: false))
         if let depth = queue.sampledDepth, queue.observation == .sampled { part(" (~\(depth) queued)", theme.dim) }
         part("  done \(queue.finished)", theme.dim)
         if queue.cancelled > 0 { part(" (\(queue.cancelled) cancelled)", theme.dim) }

@@ -12,7 +12,7 @@ struct HelpOverlay {
         "words must all match: free text looks in the name, type, queue, state and id",
         "key:value looks in one field: " + FilterQuery.keysHint,
         "a|b (or a,b) is either; !word negates: !state:finished, state:ready|executing",
-        "why: deps suspended limit turn noqueue cycle cancelled notready stuck",
+        "why: deps suspended limit turn noqueue cycle cancelled notready notstarted stuck",
         "qos: ui init def util bg (or the full names)",
     ]
 

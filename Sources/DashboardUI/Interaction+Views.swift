@@ -115,7 +115,7 @@ extension Interaction {
             case .unsignalledFinish: "finish not signalled (isFinished reads true, its queue was never told)"
             case .longRunningAsynchronous: "asynchronous, executing \(running): never calls finish()?"
             case .cancelledStillExecuting: "cancelled, still executing after \(running): does it check isCancelled?"
-            case .notReadyWithoutDependencies, .dependencyNeverEnqueued, .cycle, .suspendedQueueWithWork, .droppedEvents: nil
+            case .notReadyWithoutDependencies, .readyNotStarted, .dependencyNeverEnqueued, .cycle, .suspendedQueueWithWork, .droppedEvents: nil
             }
         }
         return record.label + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))

@@ -103,7 +103,7 @@ public struct RootCauseGroups: Sendable {
         case .cycle:
             if let index = model.cycles.firstIndex(where: { $0.contains(terminal.operation) }) { return .cycle(index) }
             return .operation(terminal.operation)
-        case .notInAnyQueue, .notReadyWithoutDependencies, .waitingOnDependencies: return .operation(terminal.operation)
+        case .notInAnyQueue, .notReadyWithoutDependencies, .readyNotStarted, .waitingOnDependencies: return .operation(terminal.operation)
         }
     }
 
@@ -128,7 +128,7 @@ public struct RootCauseGroups: Sendable {
             guard let diagnosis = byOperation[id] else { return (record.label, 8) }
             switch diagnosis.kind {
             case .notInAnyQueue: return (diagnosis.message, 1)
-            case .notReadyWithoutDependencies: return (diagnosis.message, 3)
+            case .notReadyWithoutDependencies, .readyNotStarted: return (diagnosis.message, 3)
             default: return (diagnosis.message, 6)
             }
         case .suspended(let queue):
@@ -154,14 +154,14 @@ enum StuckOperations {
         let troubled = Set(model.warnings().compactMap { warning -> OperationID? in
             switch warning.kind {
             case .longRunningAsynchronous, .unsignalledFinish, .cancelledStillExecuting, .notReadyWithoutDependencies,
-                 .dependencyNeverEnqueued: warning.operation
+                 .readyNotStarted, .dependencyNeverEnqueued: warning.operation
             case .cycle, .droppedEvents, .suspendedQueueWithWork: nil
             }
         })
         let diagnoses = model.diagnoses()
         var kinds: [OperationID: Diagnosis.Kind] = [:]
         for diagnosis in diagnoses { kinds[diagnosis.operation] = diagnosis.kind }
-        let hopeless: Set<Diagnosis.Kind> = [.cycle, .queueSuspended, .notInAnyQueue, .notReadyWithoutDependencies]
+        let hopeless: Set<Diagnosis.Kind> = [.cycle, .queueSuspended, .notInAnyQueue, .notReadyWithoutDependencies, .readyNotStarted]
         var result = troubled
         for diagnosis in diagnoses {
             let suspendedQueue = diagnosis.queue.flatMap { model.queues[$0]?.isSuspended } ?? false

@@ -52,7 +52,7 @@ struct TimelineView {
             }
             if queue.showsWaiting {
                 drawWaiting(queue, layout, y: y, labelWidth: labelWidth, chartX: chartX, columns: columns, selection: state.selection,
-                            into: &buffer, area: inner)
+                            into: &buffer, area: inner, map: &map)
                 buffer.write(theme.unicode ? "│" : "|", x: cursorX, y: y, style: theme.title, clip: inner)
                 y += 1
             }
@@ -119,11 +119,16 @@ struct TimelineView {
     /// A queue's waiting row: `░` where any of its operations waited (`╳` where all that waited
     /// were cancelled), the selected operation's wait reversed; the label says the most at once.
     private func drawWaiting(_ queue: TimelineLayout.QueueLanes, _ layout: TimelineLayout, y: Int, labelWidth: Int, chartX: Int, columns: Int,
-                             selection: OperationID?, into buffer: inout Buffer, area: Rect) {
+                             selection: OperationID?, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         let peak = queue.waitingPeak
         let title = queue.hidden > 0 ? "\(queue.title) +\(queue.hidden)" : queue.title
         let counted = ["waiting, max \(peak)", "wait max \(peak)", "max \(peak)"].first { $0.count <= labelWidth } ?? "\(peak)"
-        let label = queue.lanes.isEmpty ? title : (peak > 1 ? counted : "waiting")
+        var label = queue.lanes.isEmpty ? GraphTextFit.fit(title, labelWidth) : (peak > 1 ? counted : "waiting")
+        // A queue where nothing ran in the window has only this row: its name, and the count
+        // after it where both fit (the count is what the row cannot show by itself).
+        if queue.lanes.isEmpty, peak > 1, labelWidth - " \(peak)".count >= 4 {
+            label = GraphTextFit.fit(title, labelWidth - " \(peak)".count) + " \(peak)"
+        }
         buffer.write(GraphTextFit.fit(label, labelWidth), x: area.x, y: y, style: queue.lanes.isEmpty ? theme.header : theme.dim, clip: area)
         let marks = marks
         for position in queue.waitingCounts.indices where queue.waitingCounts[position] > 0 {
@@ -140,8 +145,45 @@ struct TimelineView {
             guard let last = span(bar)?.upperBound else { continue }
             buffer[chartX + last, y] = Cell(marks.cancelled, style: theme.style(state: bar.finished == nil ? .ready : .finished, cancelled: true))
         }
+        addWaitingTargets(queue, y: y, chartX: chartX, columns: columns, span: span, map: &map)
         guard let selection, let bar = queue.waiting.first(where: { $0.id == selection }), let span = span(bar) else { return }
         buffer.restyle(Rect(x: chartX + span.lowerBound, y: y, width: span.count, height: 1)) { $0.attributes.insert(.reverse) }
+    }
+
+    /// Where a click on the waiting row picks an operation: each column goes to the first of
+    /// the queue's waiting operations that waited there, in runs of one operation. The next
+    /// free column is found by skipping filled ones (a union-find's path halving), so that
+    /// thousands of long waits over the same columns cost their count, not count × width.
+    private func addWaitingTargets(_ queue: TimelineLayout.QueueLanes, y: Int, chartX: Int, columns: Int,
+                                   span: (TimelineLayout.Bar) -> ClosedRange<Int>?, map: inout ScreenMap) {
+        guard columns > 0 else { return }
+        var owner = [OperationID?](repeating: nil, count: columns + 1)
+        var nextFree = Array(0...columns + 1)
+        func free(from column: Int) -> Int {
+            var column = column
+            while nextFree[column] != column {
+                nextFree[column] = nextFree[nextFree[column]]
+                column = nextFree[column]
+            }
+            return column
+        }
+        for bar in queue.waiting {
+            guard let range = span(bar) else { continue }
+            let last = min(range.upperBound, columns)
+            var column = free(from: max(0, range.lowerBound))
+            while column <= last {
+                owner[column] = bar.id
+                nextFree[column] = column + 1
+                column = free(from: column + 1)
+            }
+        }
+        var start = 0
+        for column in 1...owner.count where column == owner.count || owner[column] != owner[start] {
+            if let id = owner[start] {
+                map.graphNodes.append(GraphNodeArea(rect: Rect(x: chartX + start, y: y, width: column - start, height: 1), operation: id))
+            }
+            start = column
+        }
     }
 
     /// Offsets back from the cursor under the chart, and the cursor's time at its column.

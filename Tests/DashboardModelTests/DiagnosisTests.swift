@@ -145,11 +145,12 @@ struct DiagnosisTests {
         #expect(live.sync { $0.operations.values.contains { $0.name == "other" && $0.state == .finished } })
         let ids = try ids(live, ["stuck"])
         // The dependency was removed, not finished: no finish is on its way to make it ready,
-        // so it is reported at once, without waiting for a grace period.
+        // so it is diagnosed at once; warned once the grace has passed (counted from its add).
         let diagnosis = try #require(live.model.diagnosis(of: ids[0]))
         #expect(diagnosis.kind == .notReadyWithoutDependencies)
         #expect(diagnosis.message.hasPrefix("\(ids[0]) stuck is not ready and has no dependencies"), "\(diagnosis.message)")
-        #expect(live.model.warnings().contains { $0.kind == .notReadyWithoutDependencies && $0.operation == ids[0] })
+        let later = live.model.now + live.model.configuration.notReadyGrace + 1
+        #expect(live.model.warnings(now: later).contains { $0.kind == .notReadyWithoutDependencies && $0.operation == ids[0] })
         stuck.cancel()
         queue.waitUntilAllOperationsAreFinished()
     }

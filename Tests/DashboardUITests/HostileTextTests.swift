@@ -75,7 +75,8 @@ struct HostileTextTests {
             for y in 0..<buffer.height {
                 let row = (0..<buffer.width).map { buffer[$0, y] }
                 let line = row.map { String($0.character) }.joined()
-                guard line.contains("pending") || line.contains("executing"),
+                // Operation rows (a queue line says "pending N" too, and "done N").
+                guard line.contains("pending") || line.contains("executing"), !line.contains("  done "),
                       let x = [displayColumn(of: "キュー", in: row), displayColumn(of: "^[[31m", in: row)].compactMap({ $0 }).min()
                 else { continue }
                 starts.insert(x)

@@ -205,4 +205,36 @@ struct TimelineTests {
         #expect(!lines[(first + 2)...].contains { $0.contains("░") || $0.contains("▓") }, "nothing more below")
         #expect(lines.contains { $0.contains("lanes: what ran at once; ░ row: what waited") })
     }
+
+    @Test("a queue where nothing ran: its one row names it and counts the most waiting at once; a click on the row picks who waited there")
+    func waitingRowAlone() {
+        var script = EventScript()
+        let second: UInt64 = 1_000_000_000
+        script.queue(1, "paused", suspended: true)
+        script.add(1, queue: 1, "first")
+        script.cancel(1)
+        script.finish(1, cancelled: true, after: 2 * second)
+        script.time += second
+        script.add(2, queue: 1, "second")
+        script.add(3, queue: 1, "third")
+        script.emit(.queueDepth(queue: QueueID(1), operations: 2), after: 2 * second)
+        let (model, start) = timelineBoard(script, select: 3)
+        var dashboard = start
+        let lines = screen(model, dashboard, width: 120, height: 40).0.lines()
+        guard let row = lines.firstIndex(where: { $0.hasPrefix("│q1 paused") }) else {
+            Issue.record("no row for q1:\n\(lines.joined(separator: "\n"))")
+            return
+        }
+        #expect(lines[row].hasPrefix("│q1 paused 2 "), "the name and the count:\n\(lines.joined(separator: "\n"))")
+        let cells = Array(lines[row])
+        // #1 waited and was cancelled: its columns carry the cancelled mark.
+        guard let first = cells.firstIndex(of: "╳"), let last = cells.lastIndex(of: "░"), first < last else {
+            Issue.record("the cancelled wait, then the waits:\n\(lines[row])")
+            return
+        }
+        press([.mouse(MouseEvent(.press, x: first, y: row))], &dashboard, model)
+        #expect(dashboard.state.selection == OperationID(1), "the column where #1 waited")
+        press([.mouse(MouseEvent(.press, x: last, y: row))], &dashboard, model)
+        #expect(dashboard.state.selection == OperationID(2), "the first of those waiting at the end")
+    }
 }

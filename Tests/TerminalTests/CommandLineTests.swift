@@ -158,7 +158,7 @@ struct CommandLineTests {
         ("record stuck x.jsonl --for abc", "The value 'abc' is invalid for '--for <for>'; see 'opscope record --help'"),
         ("export x.jsonl", "Missing expected argument '--format <format>'; see 'opscope export --help'"),
         // A message that names a command to run already says what to do.
-        ("demo nope", "unknown demo 'nope'; known: tour, pipeline, serial-async, async-right-wrong, stuck, priorities, cancellation (opscope demo --list)"),
+        ("demo nope", "unknown demo 'nope'; known: tour, pipeline, serial-async, async-right-wrong, stuck, readiness, priorities, cancellation (opscope demo --list)"),
     ])
     func helpPointers(command: String, message: String) {
         let result = opscope(command)

@@ -2,10 +2,13 @@ import OperationEvents
 
 extension DashboardModel {
     /// A pending, uncancelled operation of a live queue that nothing it waits for can make
-    /// ready. Without dependencies that is so at once (no finish is on its way). With
-    /// dependencies that all finished, only `notReadyGrace` after the last of them finished:
-    /// before, it is the moment before the ready event (sampled operations are left out, their
-    /// readiness is seen late). Warnings and diagnoses both ask here.
+    /// ready, for longer than `notReadyGrace`. Without dependencies, counted from its add: a
+    /// condition of its own (an `isReady` override, a gate that opens when the network is up)
+    /// often holds it a moment, and a warning for each such moment would teach people to ignore
+    /// the warning (its diagnosis says at once that nothing but its own `isReady` holds it).
+    /// With dependencies that all finished, counted from the last finish: before, it is the
+    /// moment before the ready event (sampled operations are left out, their readiness is seen
+    /// late). Warnings and diagnoses both ask here.
     func isStuckNotReady(_ id: OperationID, now: UInt64) -> Bool {
         operations.withRecord(id) { isStuckNotReady($0, now: now) } ?? false
     }
@@ -22,7 +25,10 @@ extension DashboardModel {
             return false
         }
         let count = record.pointee.info.dependencies.count
-        if count == 0 { return true }
+        if count == 0 {
+            let since = record.pointee.addedAt
+            return now >= since && now - since > configuration.notReadyGrace
+        }
         guard record.pointee.observation != .sampled else { return false }
         var since = record.pointee.addedAt
         for index in 0..<count {
@@ -35,6 +41,30 @@ extension DashboardModel {
             since = max(since, finishedAt ?? since)
         }
         return now >= since && now - since > configuration.notReadyGrace
+    }
+
+    /// A ready, uncancelled operation that its queue could have started for a while and did
+    /// not: the queue runs (not suspended, not released, not the main queue, whose turns depend
+    /// on the main thread) with a free slot, and neither the operation's readiness nor the
+    /// queue's room is newer than `readyNotStartedGrace`. Foundation starts a ready operation
+    /// within a moment of either, so this one is not ready in the queue's eyes: its `isReady`
+    /// turned true without `didChangeValue(forKey: "isReady")` (Foundation caches readiness), or
+    /// the threads that run the queue's work are all busy. Warnings and diagnoses both ask here.
+    func isReadyNotStarted(_ record: UnsafePointer<OperationRecord>, now: UInt64) -> Bool {
+        guard record.pointee.state == .ready, !record.pointee.isCancelled, !record.pointee.isBarrier,
+              let queue = record.pointee.queue,
+              let roomSince = stream.queues.withRecord(queue, { queue -> UInt64? in
+                  let record = queue.pointee
+                  return record.isReleased || record.isSuspended || record.isMainQueue || !record.hasFreeSlot ? nil : record.roomSince
+              }) ?? nil
+        else { return false }
+        let since = max(record.pointee.readyAt ?? record.pointee.addedAt, roomSince)
+        return now >= since && now - since > configuration.readyNotStartedGrace
+    }
+
+    /// `isReadyNotStarted(_:now:)` by id.
+    func isReadyNotStarted(_ id: OperationID, now: UInt64) -> Bool {
+        operations.withRecord(id) { isReadyNotStarted($0, now: now) } ?? false
     }
 
     /// The current warnings: cycles and dropped events first, then queues in id order, then per
@@ -59,8 +89,9 @@ extension DashboardModel {
                     || record.pointee.isCancelled)
             let unsignalled = record.pointee.unsignalledFinish && state != .finished
             let notReady = state == .pending && isStuckNotReady(record, now: now)
+            let notStarted = state == .ready && isReadyNotStarted(record, now: now)
             let unqueued = state < .executing && record.pointee.queue == nil && !record.pointee.dependents.isEmpty
-            if executingTooLong || unsignalled || notReady || unqueued { flagged.append(record.pointee.id) }
+            if executingTooLong || unsignalled || notReady || notStarted || unqueued { flagged.append(record.pointee.id) }
         }
         for id in flagged.sorted() {
             guard let record = operations[id] else { continue }
@@ -84,9 +115,16 @@ extension DashboardModel {
                 }
             }
             if record.state == .pending, !isInCycle(record.id), isStuckNotReady(record.id, now: now) {
-                let why = record.dependencies.isEmpty ? "has no dependencies" : "none of its dependencies is unfinished"
+                let why = record.dependencies.isEmpty ? "it has no dependencies" : "none of its dependencies is unfinished"
                 result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
                                       message: "\(label) is not ready although \(why) (a custom isReady, or Foundation lost count after removeDependency)"))
+            }
+            if record.state == .ready, isReadyNotStarted(record.id, now: now), let queue = record.queue {
+                let since = max(record.readyAt ?? record.addedAt, queues[queue]?.record.roomSince ?? 0)
+                result.append(Warning(operation: record.id, queue: queue, kind: .readyNotStarted,
+                                      message: "\(label) is ready and queue \(queue) has a free slot, yet it has not started for "
+                                          + "\(DurationText.format(now - since)): did its isReady turn true without "
+                                          + "didChangeValue(forKey: \"isReady\")? Foundation caches readiness"))
             }
             if let warning = neverEnqueuedWarning(record, now: now) { result.append(warning) }
         }

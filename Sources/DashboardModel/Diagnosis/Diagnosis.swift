@@ -26,6 +26,10 @@ public struct Diagnosis: Codable, Sendable, Equatable {
         /// Not ready although no dependency is unfinished: a custom `isReady`, or Foundation lost
         /// count (on Linux, `removeDependency` of an unfinished dependency never releases it).
         case notReadyWithoutDependencies
+        /// Ready, its queue running with a free slot, yet not started for a while: Foundation
+        /// does not see it ready (an `isReady` that turned true without its KVO notification),
+        /// or the threads that run the queue's work are all busy.
+        case readyNotStarted
     }
 
     /// The operation diagnosed.
@@ -66,6 +70,13 @@ public struct Diagnosis: Codable, Sendable, Equatable {
     /// What to do about a suspended queue, as Foundation has it (no key of any viewer: the
     /// report says it too).
     public static let suspendedQueueAdvice = "resume it (isSuspended = false)"
+
+    /// What to check about a ready operation its queue does not start. Foundation caches
+    /// readiness and asks `isReady` again only when told, or (on Linux) in the pass after
+    /// something else happens on the queue.
+    public static let readyNotStartedAdvice = "the queue does not see it ready. Does its isReady turn true without "
+        + "willChangeValue/didChangeValue(forKey: \"isReady\")? Foundation caches readiness and asks again only when told "
+        + "(on Linux also when other work of the queue finishes). Or are the threads that run the queue's work all busy?"
 
     /// What to check about an asynchronous operation executing past the long-running threshold.
     /// Cancelling does not finish an executing operation, and its dependents wait for its

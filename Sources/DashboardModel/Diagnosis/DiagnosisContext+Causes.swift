@@ -127,6 +127,13 @@ extension DiagnosisContext {
                          text: "\(subject) \(queueName) runs \(queue.executing) of \(queue.maxConcurrentOperationCount)\(serial): \(holdersText)",
                          severity: 50, since: since)
         }
+        if !cancelled, model.isReadyNotStarted(id, now: now) {
+            let waited = now - max(since, queue.record.roomSince)
+            return Cause(kind: .readyNotStarted, blockers: [], next: nil, root: id, length: 1, queue: queueID,
+                         text: "\(label) is ready and \(queueName) has a free slot, yet it has not started for \(DurationText.format(waited)): "
+                             + Diagnosis.readyNotStartedAdvice,
+                         severity: 75, since: since)
+        }
         let order = startOrder(of: queueID)
         let position = order.positions[id] ?? order.ids.count
         // The first `free` operations of the start order all start now: none of them waits behind another.

@@ -15,6 +15,9 @@ public struct Warning: Codable, Sendable, Equatable {
         case cycle
         /// Not ready although no dependency is unfinished.
         case notReadyWithoutDependencies
+        /// Ready, its queue running with a free slot, and not started for a while: the queue was
+        /// never told it became ready (an `isReady` override without its KVO notification).
+        case readyNotStarted
         /// Operations wait on a dependency that was never added to an observed queue.
         case dependencyNeverEnqueued
         /// A suspended queue holds operations waiting to start: none starts until it is resumed.

@@ -97,8 +97,10 @@ public struct OpScopeReport: Codable, Sendable, Equatable {
     /// (`opscope report` exits with status 1 then).
     public var hasProblem: Bool {
         !cycles.isEmpty
-            || warnings.contains { [.unsignalledFinish, .notReadyWithoutDependencies, .longRunningAsynchronous, .dependencyNeverEnqueued].contains($0.kind) }
-            || diagnoses.contains { [.notInAnyQueue, .cycle, .notReadyWithoutDependencies].contains($0.kind) }
+            || warnings.contains {
+                [.unsignalledFinish, .notReadyWithoutDependencies, .readyNotStarted, .longRunningAsynchronous, .dependencyNeverEnqueued].contains($0.kind)
+            }
+            || diagnoses.contains { [.notInAnyQueue, .cycle, .notReadyWithoutDependencies, .readyNotStarted].contains($0.kind) }
     }
 }
 

@@ -14,6 +14,10 @@ public struct ModelConfiguration: Sendable, Equatable {
     /// before it is reported: the ready event follows the last finish, and a report taken in
     /// between must not call that moment a problem.
     public var notReadyGrace: UInt64 = 1_000_000_000
+    /// How long (ns) a ready operation may stay unstarted while its queue runs with a free slot
+    /// before it is reported: Foundation starts a ready operation within a moment of a slot
+    /// freeing, so one still waiting after this was never made ready in the queue's eyes.
+    public var readyNotStartedGrace: UInt64 = 2_000_000_000
     /// Key changes kept per operation for the detail pane.
     public var historyLimit = 12
     /// Seconds of throughput history per queue.

@@ -22,9 +22,15 @@ public struct StreamQueue: Sendable, Equatable {
     /// Operations of this queue the stream holds (any state): a released queue is forgotten
     /// when none is left.
     var retained = 0
+    /// When the queue last gained room to start work or was told to (an operation of it
+    /// finished, it appeared, it was suspended or resumed, its limit changed): Foundation
+    /// decides what to start at each of these moments, so a ready operation still unstarted a
+    /// while after the last of them was never made ready in the queue's eyes.
+    public internal(set) var roomSince: UInt64 = 0
 
-    init(info: QueueInfo) {
+    init(info: QueueInfo, time: UInt64 = 0) {
         self.info = info
+        roomSince = time
     }
 
     /// The queue's id.

@@ -64,11 +64,17 @@ extension StreamState {
         var result: StreamChange
         switch change {
         case .queueAppeared(let info):
-            result = queueAppeared(info)
+            result = queueAppeared(info, time: time)
         case .queueSuspended(let queue, let suspended):
-            result = updateQueue(queue) { $0.info.isSuspended = suspended }
+            result = updateQueue(queue) {
+                $0.info.isSuspended = suspended
+                $0.roomSince = max($0.roomSince, time)
+            }
         case .queueMaxConcurrency(let queue, let count):
-            result = updateQueue(queue) { $0.info.maxConcurrentOperationCount = count }
+            result = updateQueue(queue) {
+                $0.info.maxConcurrentOperationCount = count
+                $0.roomSince = max($0.roomSince, time)
+            }
         case .queueRenamed(let queue, let name):
             result = updateQueue(queue) { $0.info.name = name }
         case .queueQualityOfService(let queue, let qos):
@@ -139,13 +145,14 @@ extension StreamState {
 
     // MARK: Queues
 
-    private mutating func queueAppeared(_ info: QueueInfo) -> StreamChange {
+    private mutating func queueAppeared(_ info: QueueInfo, time: UInt64) -> StreamChange {
         if queues.contains(info.id) {
             queues[info.id]!.info = info
             queues[info.id]!.isReleased = false
+            queues[info.id]!.roomSince = max(queues[info.id]!.roomSince, time)
             return StreamChange(.queueAppeared(info.id, isNew: false))
         }
-        queues[info.id] = StreamQueue(info: info)
+        queues[info.id] = StreamQueue(info: info, time: time)
         if !unseenQueues.isEmpty, unseenQueues.remove(info.id) != nil { recount(info.id) }
         var change = StreamChange(.queueAppeared(info.id, isNew: true))
         change.released = releaseHeld(for: .queue(info.id))

@@ -99,7 +99,7 @@ extension StreamState: Equatable {
 
 extension StreamQueue: Codable {
     private enum CodingKeys: String, CodingKey {
-        case info, released, sampledDepth, finished, cancelled, trimmed
+        case info, released, sampledDepth, finished, cancelled, trimmed, roomSince
     }
 
     /// Reads a queue of a keyframe; its counts by state are rebuilt from the operations.
@@ -111,6 +111,8 @@ extension StreamQueue: Codable {
         finished = try container.decode(Int.self, forKey: .finished)
         cancelled = try container.decode(Int.self, forKey: .cancelled)
         trimmed = try container.decode(Int.self, forKey: .trimmed)
+        // Absent in keyframes written before it was kept: "long ago".
+        roomSince = try container.decodeIfPresent(UInt64.self, forKey: .roomSince) ?? 0
     }
 
     /// Writes the queue's facts (not its counts by state, which the operations give).
@@ -122,6 +124,7 @@ extension StreamQueue: Codable {
         try container.encode(finished, forKey: .finished)
         try container.encode(cancelled, forKey: .cancelled)
         try container.encode(trimmed, forKey: .trimmed)
+        try container.encode(roomSince, forKey: .roomSince)
     }
 }
 

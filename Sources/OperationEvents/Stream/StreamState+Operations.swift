@@ -316,6 +316,7 @@ extension StreamState {
                 record.count(state, -1)
                 record.finished += 1
                 if cancelled || wasCancelled { record.cancelled += 1 }
+                record.roomSince = max(record.roomSince, time)
             }
         }
         finishedOrder.append(id)
