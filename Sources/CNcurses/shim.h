@@ -42,7 +42,10 @@ static inline attr_t opscope_attributes(int bold, int dim, int underline, int re
 
 static inline void opscope_set_style(attr_t attributes, short pair) { attr_set(attributes, pair, NULL); }
 static inline int opscope_put(int y, int x, const wchar_t *text, int count) { return mvaddnwstr(y, x, text, count); }
-static inline int opscope_get_key(wint_t *key) { return get_wch(key); }
+/// One byte of input, or a KEY_ code (keypad on), or ERR: multibyte characters are assembled by
+/// the caller, so that an invalid sequence costs only its own bytes (get_wch takes the bytes
+/// after a lone lead byte, an Escape or a q among them, as the rest of the character).
+static inline int opscope_get_byte(void) { return getch(); }
 static inline void opscope_keypad(int on) { keypad(stdscr, on ? TRUE : FALSE); }
 static inline void opscope_clear_all(void) { clearok(curscr, TRUE); }
 

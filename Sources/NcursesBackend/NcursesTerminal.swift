@@ -259,16 +259,48 @@ public final class NcursesTerminal: TerminalSurface {
         // A mouse report the dashboard does not use (a release, motion) is skipped, not taken
         // for the end of the input.
         while true {
-            var value: wint_t = 0
-            let result = opscope_get_key(&value)
-            if result == ERR { return nil }
-            if result == KEY_CODE_YES, sgrMouseCode != 0, Int32(value) == sgrMouseCode {
-                if let event = readSGRMouse() { return .mouse(event) }
-                continue
+            let code = opscope_get_byte()
+            if code == ERR { return nil }
+            if code >= KEY_MIN {
+                if sgrMouseCode != 0, code == sgrMouseCode {
+                    if let event = readSGRMouse() { return .mouse(event) }
+                    continue
+                }
+                return decode(code: code)
             }
-            if result == KEY_CODE_YES { return decode(code: Int32(value)) }
-            return decode(character: UInt32(value))
+            let byte = UInt8(truncatingIfNeeded: code)
+            return byte < 0x80 ? decode(character: UInt32(byte)) : readCharacter(startingWith: byte)
         }
+    }
+
+    /// A UTF-8 character from its first byte: the continuation bytes that follow (a short wait
+    /// covers a character split in transit). A byte that cannot continue it (an Escape, a q, a
+    /// key code) is given back to be read as a key of its own, and what was read shows as
+    /// U+FFFD: hostile or broken input costs its own bytes, never the keys after it.
+    private func readCharacter(startingWith lead: UInt8) -> Key? {
+        let length = switch lead {
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 0
+        }
+        guard length > 0 else { return .character("\u{FFFD}") }
+        var bytes = [lead]
+        timeout(30)
+        defer { timeout(0) }
+        while bytes.count < length {
+            let code = opscope_get_byte()
+            if code == ERR { break }
+            guard code < KEY_MIN, (0x80...0xBF).contains(code) else {
+                _ = ungetch(code)
+                break
+            }
+            bytes.append(UInt8(code))
+        }
+        guard bytes.count == length, let text = String(validating: bytes, as: UTF8.self), let character = text.first else {
+            return .character("\u{FFFD}")
+        }
+        return decode(character: character.unicodeScalars.first!.value)
     }
 
     /// The rest of an SGR mouse report after its `ESC [ <`: digits and `;` up to `M` or `m`.
@@ -279,16 +311,18 @@ public final class NcursesTerminal: TerminalSurface {
         defer { timeout(0) }
         var body = ""
         while body.count < SGRMouseReport.maximumLength {
-            var value: wint_t = 0
-            let result = opscope_get_key(&value)
-            guard result == OK, let scalar = Unicode.Scalar(UInt32(value)) else {
-                if result == KEY_CODE_YES { _ = ungetch(Int32(value)) }
+            let code = opscope_get_byte()
+            guard code != ERR else { return nil }
+            // Only ASCII continues a report: anything else (a key code, a byte of a multibyte
+            // character) is given back whole, to be read as what it is.
+            guard code < 0x80, let scalar = Unicode.Scalar(UInt32(code)) else {
+                _ = ungetch(code)
                 return nil
             }
             let character = Character(scalar)
             if character == "M" || character == "m" { return SGRMouseReport.event(body + String(character)) }
             guard SGRMouseReport.continues(character) else {
-                _ = unget_wch(wchar_t(bitPattern: scalar.value))
+                _ = ungetch(code)
                 return nil
             }
             body.append(character)
