@@ -22,7 +22,7 @@ public enum ReportText {
             let limit = queue.maxConcurrent < 0 ? "∞" : String(queue.maxConcurrent)
             let cancelled = queue.cancelled > 0 ? " (\(queue.cancelled) cancelled)" : ""
             lines.append("  \(QueueID(queue.id.rawValue)) \(shown(queue.name)): \(queue.suspended ? "SUSPENDED, " : "")running \(queue.executing)/\(limit), "
-                         + "waiting \(queue.pending), finished \(queue.finished)\(cancelled)\(queue.observation == .sampled ? " (sampled)" : "")")
+                         + "ready \(queue.ready), pending \(queue.pending - queue.ready), finished \(queue.finished)\(cancelled)\(queue.observation == .sampled ? " (sampled)" : "")")
         }
         let counts = Dictionary(grouping: report.operations, by: \.state).mapValues(\.count)
         lines.append("Operations: \(report.operations.count) retained (" + OperationState.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ") + ")")

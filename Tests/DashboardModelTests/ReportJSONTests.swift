@@ -31,6 +31,19 @@ struct ReportJSONTests {
         #expect(try JSONDecoder().decode(OpScopeReport.self, from: Data(report.json())) == report)
     }
 
+    @Test("a queue's waiting work is split: ready of it apart, as the dashboard's queue line shows it")
+    func readyApart() throws {
+        var script = EventScript()
+        script.queue(1, "work", max: 1)
+        script.add(1, queue: 1, "runs")
+        script.start(1)
+        script.add(2, queue: 1, "ready")
+        script.add(3, queue: 1, "waits", after: [1])
+        let report = script.model().report()
+        #expect(report.queues.first?.pending == 2 && report.queues.first?.ready == 1)
+        #expect(String(decoding: report.json(), as: UTF8.self).contains(#""pending":2,"ready":1,"#))
+    }
+
     @Test("empty and keyframe-started reports too")
     func otherShapes() throws {
         let empty = DashboardModel().report()

@@ -65,7 +65,9 @@ struct ReportTextTests {
             queues: [queue(1, "cancel", finished: 3, cancelled: 2), queue(2, "cyc", pending: 2)],
             operations: [operation(6, "G-cyc", queue: 2, dependencies: [7]), operation(7, "F-cyc", queue: 2, dependencies: [6])],
             cycles: "[[6,7,6]]"))
-        #expect(text.contains("  q1 cancel: running 0/1, waiting 0, finished 3 (2 cancelled)\n"), "\(text)")
+        #expect(text.contains("  q1 cancel: running 0/1, ready 0, pending 0, finished 3 (2 cancelled)\n"), "\(text)")
+        // A report written before `ready` was kept reads as none ready: its waiting count is pending.
+        #expect(text.contains("  q2 cyc: running 0/1, ready 0, pending 2, finished 0\n"), "\(text)")
         #expect(text.contains("\n  #6 G-cyc -> #7 F-cyc -> #6 G-cyc\n"), "\(text)")
     }
 

@@ -46,6 +46,8 @@ extension OpScopeReport {
             object.value(queue.observation.rawValue)
             object.key("pending")
             object.value(queue.pending)
+            object.key("ready")
+            object.value(queue.ready)
             object.key("released")
             object.value(queue.released)
             object.key("run")

@@ -20,6 +20,9 @@ public struct OpScopeReport: Codable, Sendable, Equatable {
         public var executing: Int
         /// Unstarted operations (waiting on dependencies or ready).
         public var pending: Int
+        /// Of those, ready (`isReady` true): they wait for a slot, their turn, or a resume; the
+        /// others wait on dependencies (the dashboard's queue line says `ready R  pending P`).
+        public var ready: Int
         /// Finished since observed, including those no longer retained.
         public var finished: Int
         /// Of those, cancelled.
@@ -104,6 +107,28 @@ public struct OpScopeReport: Codable, Sendable, Equatable {
     }
 }
 
+extension OpScopeReport.Queue {
+    /// Reads a queue of a report; `ready` is absent from reports written before it was kept
+    /// (read as 0: the report said only how many waited).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(QueueID.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        suspended = try container.decode(Bool.self, forKey: .suspended)
+        maxConcurrent = try container.decode(Int.self, forKey: .maxConcurrent)
+        executing = try container.decode(Int.self, forKey: .executing)
+        pending = try container.decode(Int.self, forKey: .pending)
+        ready = try container.decodeIfPresent(Int.self, forKey: .ready) ?? 0
+        finished = try container.decode(Int.self, forKey: .finished)
+        cancelled = try container.decode(Int.self, forKey: .cancelled)
+        trimmed = try container.decode(Int.self, forKey: .trimmed)
+        released = try container.decode(Bool.self, forKey: .released)
+        observation = try container.decode(QueueObservation.self, forKey: .observation)
+        wait = try container.decode(LatencyStatistics.Percentiles.self, forKey: .wait)
+        run = try container.decode(LatencyStatistics.Percentiles.self, forKey: .run)
+    }
+}
+
 /// The report's former name.
 @available(*, deprecated, renamed: "OpScopeReport")
 public typealias DashboardReport = OpScopeReport
@@ -116,7 +141,7 @@ extension DashboardModel {
         let queueList = queues.values.sorted { $0.id < $1.id }.map { queue in
             OpScopeReport.Queue(
                 id: queue.id, name: queue.name, suspended: queue.isSuspended, maxConcurrent: queue.maxConcurrentOperationCount,
-                executing: queue.executing, pending: queue.waiting, finished: queue.finished, cancelled: queue.cancelled,
+                executing: queue.executing, pending: queue.waiting, ready: queue.ready, finished: queue.finished, cancelled: queue.cancelled,
                 trimmed: queue.trimmed, released: queue.isReleased, observation: queue.observation,
                 wait: queue.latency.wait, run: queue.latency.run)
         }
