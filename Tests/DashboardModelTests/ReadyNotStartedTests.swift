@@ -67,6 +67,23 @@ struct ReadyNotStartedTests {
         #expect(resumed.diagnosis(of: 1)?.kind == .readyNotStarted)
     }
 
+    @Test("thousands ready in a queue that starts none: each diagnosed, one warning for the queue naming the longest wait")
+    func oneWarningPerQueue() throws {
+        var script = EventScript()
+        script.queue(1, "blocked")
+        script.queue(2, "other")
+        script.add(1, queue: 2, "alone")
+        for id in 2...5_001 { script.add(id, queue: 1, "job-\(id)") }
+        var model = script.model()
+        model.advance(to: script.time + 10 * second)
+        #expect(model.diagnosis(of: 5_001)?.kind == .readyNotStarted)
+        let warnings = model.warnings().filter { $0.kind == .readyNotStarted }
+        #expect(warnings.map(\.queue) == [QueueID(1), QueueID(2)] && warnings.map(\.operation) == [OperationID(2), OperationID(1)])
+        #expect(warnings.first?.message.hasPrefix("#2 job-2 is ready and queue q1 has a free slot, yet it has not started for ") == true)
+        #expect(warnings.first?.message.contains("(nor have 4999 more ready operations of q1)") == true, "\(warnings.first?.message ?? "")")
+        #expect(warnings.last?.message.contains("nor have") == false)
+    }
+
     @Test("not flagged: a suspended queue, a full one, the main queue, a cancelled or a pending operation")
     func notFlagged() throws {
         var script = EventScript()

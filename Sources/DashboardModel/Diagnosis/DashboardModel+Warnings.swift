@@ -51,15 +51,21 @@ extension DashboardModel {
     /// turned true without `didChangeValue(forKey: "isReady")` (Foundation caches readiness), or
     /// the threads that run the queue's work are all busy. Warnings and diagnoses both ask here.
     func isReadyNotStarted(_ record: UnsafePointer<OperationRecord>, now: UInt64) -> Bool {
+        readyNotStartedSince(record, now: now) != nil
+    }
+
+    /// Since when an operation `isReadyNotStarted(_:now:)` names has been startable (its
+    /// readiness or its queue's last chance, the later); nil for any other.
+    func readyNotStartedSince(_ record: UnsafePointer<OperationRecord>, now: UInt64) -> UInt64? {
         guard record.pointee.state == .ready, !record.pointee.isCancelled, !record.pointee.isBarrier,
               let queue = record.pointee.queue,
               let roomSince = stream.queues.withRecord(queue, { queue -> UInt64? in
                   let record = queue.pointee
                   return record.isReleased || record.isSuspended || record.isMainQueue || !record.hasFreeSlot ? nil : record.roomSince
               }) ?? nil
-        else { return false }
+        else { return nil }
         let since = max(record.pointee.readyAt ?? record.pointee.addedAt, roomSince)
-        return now >= since && now - since > configuration.readyNotStartedGrace
+        return now >= since && now - since > configuration.readyNotStartedGrace ? since : nil
     }
 
     /// `isReadyNotStarted(_:now:)` by id.
@@ -82,6 +88,9 @@ extension DashboardModel {
         result += suspendedQueueWarnings()
         // One pass without copying records; only the few that warn are looked at again.
         var flagged: [OperationID] = []
+        // Ready operations their queue does not start, one warning per queue (a blocked queue
+        // can hold thousands): the one waiting longest (then the lowest id) and how many more.
+        var notStartedByQueue: [QueueID: (since: UInt64, first: OperationID, count: Int)] = [:]
         operations.forEach { record in
             let state = record.pointee.state
             let executingTooLong = state == .executing
@@ -89,9 +98,25 @@ extension DashboardModel {
                     || record.pointee.isCancelled)
             let unsignalled = record.pointee.unsignalledFinish && state != .finished
             let notReady = state == .pending && isStuckNotReady(record, now: now)
-            let notStarted = state == .ready && isReadyNotStarted(record, now: now)
+            if state == .ready, let since = readyNotStartedSince(record, now: now), let queue = record.pointee.queue {
+                let id = record.pointee.id
+                if let known = notStartedByQueue[queue] {
+                    let earlier = (since, id) < (known.since, known.first)
+                    notStartedByQueue[queue] = (earlier ? since : known.since, earlier ? id : known.first, known.count + 1)
+                } else {
+                    notStartedByQueue[queue] = (since, id, 1)
+                }
+            }
             let unqueued = state < .executing && record.pointee.queue == nil && !record.pointee.dependents.isEmpty
-            if executingTooLong || unsignalled || notReady || notStarted || unqueued { flagged.append(record.pointee.id) }
+            if executingTooLong || unsignalled || notReady || unqueued { flagged.append(record.pointee.id) }
+        }
+        for (queue, overdue) in notStartedByQueue.sorted(by: { $0.key < $1.key }) {
+            let label = operations.read(overdue.first) { $0.label } ?? overdue.first.description
+            let more = overdue.count > 1 ? " (nor have \(overdue.count - 1) more ready operations of \(queue))" : ""
+            result.append(Warning(operation: overdue.first, queue: queue, kind: .readyNotStarted,
+                                  message: "\(label) is ready and queue \(queue) has a free slot, yet it has not started for "
+                                      + "\(DurationText.format(now - overdue.since))\(more): did its isReady turn true without "
+                                      + "didChangeValue(forKey: \"isReady\")? Foundation caches readiness"))
         }
         for id in flagged.sorted() {
             guard let record = operations[id] else { continue }
@@ -118,13 +143,6 @@ extension DashboardModel {
                 let why = record.dependencies.isEmpty ? "it has no dependencies" : "none of its dependencies is unfinished"
                 result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
                                       message: "\(label) is not ready although \(why) (a custom isReady, or Foundation lost count after removeDependency)"))
-            }
-            if record.state == .ready, isReadyNotStarted(record.id, now: now), let queue = record.queue {
-                let since = max(record.readyAt ?? record.addedAt, queues[queue]?.record.roomSince ?? 0)
-                result.append(Warning(operation: record.id, queue: queue, kind: .readyNotStarted,
-                                      message: "\(label) is ready and queue \(queue) has a free slot, yet it has not started for "
-                                          + "\(DurationText.format(now - since)): did its isReady turn true without "
-                                          + "didChangeValue(forKey: \"isReady\")? Foundation caches readiness"))
             }
             if let warning = neverEnqueuedWarning(record, now: now) { result.append(warning) }
         }
