@@ -46,7 +46,7 @@ extension MonitorCore {
         foreignCancelled(hooked, source: .exact)
         if !sampled.isEmpty {
             withRegistry { registry in
-                for entry in registry.sampled.values where sampled.contains(entry.id) && !entry.keys.isCancelled {
+                for entry in registry.objects.sampledEntries where sampled.contains(entry.id) && !entry.keys.isCancelled {
                     entry.keys.isCancelled = true
                     emit(.cancelled(operation: entry.id))
                 }
@@ -103,7 +103,7 @@ extension MonitorCore {
                         if let id = instrumented.monitorID, wanted.remove(id) != nil {
                             found[id] = LocatedOperation(id: id, operation: member, queue: queueID, kind: .instrumented)
                         }
-                    } else if let sentinel = registry.hooked[ObjectIdentifier(member)], wanted.remove(sentinel.id) != nil {
+                    } else if let sentinel = registry.objects[hooked: ObjectIdentifier(member)], wanted.remove(sentinel.id) != nil {
                         let entry = SamplingWindow.Entry(
                             sentinel: sentinel, generation: sentinel.registryGeneration, object: ObjectIdentifier(member),
                             target: Unmanaged.passUnretained(member), id: sentinel.id)
@@ -122,7 +122,7 @@ extension MonitorCore {
         }
         if !wanted.isEmpty {
             let sampled: [(OperationID, QueueID?, Operation)] = withRegistry { registry in
-                registry.sampled.values.compactMap { entry in
+                registry.objects.sampledEntries.compactMap { entry in
                     guard wanted.contains(entry.id), let operation = entry.operation else { return nil }
                     return (entry.id, entry.queue, operation)
                 }

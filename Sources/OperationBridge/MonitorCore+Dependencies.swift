@@ -19,9 +19,9 @@ extension MonitorCore {
             withRegistry { registry in
                 unknown.removeAll { index in
                     let object = ObjectIdentifier(dependencies[index])
-                    if let sentinel = registry.hooked[object] {
+                    if let sentinel = registry.objects[hooked: object] {
                         ids[index] = sentinel.id
-                    } else if let entry = registry.sampled[object], entry.operation === dependencies[index] {
+                    } else if let entry = registry.objects[sampled: object], entry.operation === dependencies[index] {
                         ids[index] = entry.id
                     }
                     return ids[index] != nil
@@ -65,15 +65,15 @@ extension MonitorCore {
                 }
                 return (id, false)
             }
-            if let sentinel = registry.hooked[object] { return (sentinel.id, false) }
-            if let entry = registry.sampled[object], entry.operation === operation { return (entry.id, false) }
+            if let sentinel = registry.objects[hooked: object] { return (sentinel.id, false) }
+            if let entry = registry.objects[sampled: object], entry.operation === operation { return (entry.id, false) }
             let id = allocateOperationID()
             var announced = info
             announced.id = id
             emit(.operationAdded(announced), source: source)
             let entry = SampledEntry(id: id, operation: operation, queue: queue, keys: keys)
             entry.startedReported = keys.isExecuting
-            registry.sampled[object] = entry
+            registry.objects[sampled: object] = entry
             if let queue {
                 registry.queues[queue]?.members.insert(object)
             } else {
@@ -151,8 +151,10 @@ extension MonitorCore {
 
     /// Releases the operations that waited for `id`, which just finished. Registry lock held.
     func releaseWaiters(of id: OperationID, in registry: inout Registry, time: UInt64, source: EventOrigin) {
-        registry.remaining[id] = nil
-        guard let dependents = registry.waiters.removeValue(forKey: id) else { return }
+        // Both tables are empty while no operation waits for a dependency (the common case):
+        // then no key is hashed, on a path that runs at every finish.
+        if !registry.remaining.isEmpty { registry.remaining[id] = nil }
+        guard !registry.waiters.isEmpty, let dependents = registry.waiters.removeValue(forKey: id) else { return }
         for dependent in dependents {
             countDown(dependent, in: &registry, time: time, source: source)
         }

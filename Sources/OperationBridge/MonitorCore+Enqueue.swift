@@ -85,9 +85,9 @@ extension MonitorCore {
                 registry.samplerStarted = true
                 wakeSampler = true
             }
-            // A dependency-only operation now joins a queue: it keeps its id.
-            if let known = registry.sampled[object], known.operation === operation {
-                registry.sampled[object] = nil
+            // The sentinel takes the operation's place in the table (one lookup). A
+            // dependency-only operation now joins a queue: it keeps its id.
+            if case .sampled(let known)? = registry.objects.fileHooked(sentinel, for: object), known.operation === operation {
                 sentinel.id = known.id
             } else {
                 sentinel.id = allocateOperationID()
@@ -107,7 +107,6 @@ extension MonitorCore {
             sentinel.knownDependencies = ownDependencies
             sentinel.unsignalledTicks = 0
             sentinel.seenUnsignalledFinish = false
-            registry.hooked[object] = sentinel
             registry.windows[queue, default: SamplingWindow()].append(
                 .init(sentinel: sentinel, generation: sentinel.registryGeneration, object: object,
                       target: Unmanaged.passUnretained(operation), id: sentinel.id),

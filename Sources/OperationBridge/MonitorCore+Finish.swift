@@ -27,13 +27,19 @@ extension MonitorCore {
         let identity = SampledEntry(
             id: sentinel.id, operation: operation, queue: sentinel.queue,
             keys: SampledKeys(isReady: true, isExecuting: false, isFinished: true, isCancelled: cancelled))
+        // Keep the id (weakly) while the operation lives: a dependent enqueued later names it.
+        identity.startedReported = true
+        identity.finishedReported = true
         withRegistry { registry in
-            if registry.hooked[object] === sentinel { registry.hooked[object] = nil }
+            // This runs before Foundation lets the queue start its next operation, so at max 1
+            // every lookup here delays the chain: the entry changes kind in one lookup, and an
+            // empty table is not looked in at all.
+            let filed = registry.objects.finishHooked(object, sentinel: sentinel, becoming: identity)
             let id = sentinel.id
             if cancelled, !sentinel.seenCancelled {
                 push(.cancelled(operation: id), time: time, source: .inferred)
             }
-            if registry.remaining.removeValue(forKey: id) != nil {
+            if !registry.remaining.isEmpty, registry.remaining.removeValue(forKey: id) != nil {
                 push(.ready(operation: id, isReady: true), time: time, source: .inferred)
             }
             // A finish is taken as proof of a start the sampler missed, unless the queue was
@@ -45,11 +51,7 @@ extension MonitorCore {
             }
             push(.finished(operation: id, cancelled: cancelled), time: time, source: .exact)
             releaseWaiters(of: id, in: &registry, time: time, source: .exact)
-            // Keep the id (weakly) while the operation lives: a dependent enqueued later names it.
-            identity.startedReported = true
-            identity.finishedReported = true
-            registry.sampled[object] = identity
-            registry.retired.file(identity, for: object)
+            if filed { registry.retired.file(identity, for: object) }
         }
         // Still alive here (its queue releases it after this): see `CancelledDependents`.
         if cancelled {

@@ -20,7 +20,7 @@ extension MonitorCore {
         let sorted = RetiredEntries.sort(batch)
         var next = 0
         repeat {
-            next = withRegistry { registry in registry.retired.settle(sorted, from: next, sampled: &registry.sampled) }
+            next = withRegistry { registry in registry.retired.settle(sorted, from: next, objects: &registry.objects) }
         } while next < sorted.released.count
         return batch.count
     }
@@ -209,8 +209,8 @@ extension MonitorCore {
     func resolvedID(of operation: Operation, in registry: Registry) -> OperationID? {
         if let instrumented = operation as? ObservableOperation { return instrumented.monitorID }
         let object = ObjectIdentifier(operation)
-        if let sentinel = registry.hooked[object] { return sentinel.id }
-        if let entry = registry.sampled[object], entry.operation === operation { return entry.id }
+        if let sentinel = registry.objects[hooked: object] { return sentinel.id }
+        if let entry = registry.objects[sampled: object], entry.operation === operation { return entry.id }
         return nil
     }
 }

@@ -61,7 +61,7 @@ extension MonitorCore {
                 if let instrumented = member as? ObservableOperation {
                     // Instrumented operations report themselves once registered.
                     if instrumented.monitorID == nil, unknown.count < registrations { unknown.append(member) }
-                } else if let sampled = registry.sampled[ObjectIdentifier(member)], sampled.operation === member {
+                } else if let sampled = registry.objects[sampled: ObjectIdentifier(member)], sampled.operation === member {
                     if known.count < reads { known.append((sampled, member)) }
                 } else if unknown.count < registrations {
                     unknown.append(member)
@@ -74,7 +74,7 @@ extension MonitorCore {
         let time = clock.now()
         withRegistry { registry in
             for ((sampled, member), keys) in zip(known, readings) {
-                guard registry.sampled[ObjectIdentifier(member)] === sampled else { continue }
+                guard registry.objects[sampled: ObjectIdentifier(member)] === sampled else { continue }
                 if sampled.queue != entry.id {
                     // A dependency-only operation turned out to be in this queue.
                     sampled.queue = entry.id
@@ -85,7 +85,7 @@ extension MonitorCore {
             }
             for object in entry.members where !present.contains(object) {
                 entry.members.remove(object)
-                guard let sampled = registry.sampled[object] else { continue }
+                guard let sampled = registry.objects[sampled: object] else { continue }
                 finishSampled(sampled, cancelled: sampled.keys.isCancelled, in: &registry, time: time, source: .sampled)
                 registry.retired.file(sampled, for: object)
             }
@@ -112,7 +112,7 @@ extension MonitorCore {
             guard registry.queues.removeValue(forKey: entry.id) != nil else { return }
             for object in entry.members {
                 // An operation with no entry has nothing to forget.
-                guard let sampled = registry.sampled[object] else { continue }
+                guard let sampled = registry.objects[sampled: object] else { continue }
                 finishSampled(sampled, cancelled: sampled.keys.isCancelled, in: &registry, time: time, source: .inferred)
                 registry.retired.file(sampled, for: object)
             }
@@ -131,10 +131,10 @@ extension MonitorCore {
             var probes: [(SampledEntry, Operation)] = []
             var keep: [ObjectIdentifier] = []
             for object in registry.unqueued {
-                guard let entry = registry.sampled[object], entry.queue == nil else { continue }
+                guard let entry = registry.objects[sampled: object], entry.queue == nil else { continue }
                 guard let operation = entry.operation else {
                     if !entry.finishedReported { emit(.released(operation: entry.id), source: .sampled) }
-                    registry.sampled[object] = nil
+                    registry.objects[sampled: object] = nil
                     continue
                 }
                 keep.append(object)

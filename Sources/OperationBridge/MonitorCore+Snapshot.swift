@@ -52,7 +52,7 @@ extension MonitorCore {
         let members = queue.operations
         let hooked: [(id: OperationID, effective: OperationPriority)?] = withRegistry { registry in
             members.map { member in
-                guard !(member is ObservableOperation), let sentinel = registry.hooked[ObjectIdentifier(member)] else {
+                guard !(member is ObservableOperation), let sentinel = registry.objects[hooked: ObjectIdentifier(member)] else {
                     return nil
                 }
                 return (sentinel.id, sentinel.effectivePriority)
@@ -86,7 +86,7 @@ extension MonitorCore {
 
     private func snapshotSampledOperations() -> [OperationInfo] {
         let sampled: [(OperationID, QueueID?, Operation)] = withRegistry { registry in
-            registry.sampled.values.compactMap { entry in entry.operation.map { (entry.id, entry.queue, $0) } }
+            registry.objects.sampledEntries.compactMap { entry in entry.operation.map { (entry.id, entry.queue, $0) } }
         }
         return sampled.compactMap { id, queue, operation in
             guard !operation.isFinished else { return nil }

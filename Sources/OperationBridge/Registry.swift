@@ -9,19 +9,18 @@ import OperationEvents
 struct Registry {
     /// Every queue the monitor knows, observed or tracked.
     var queues: [QueueID: QueueEntry] = [:]
-    /// Armed sentinels of foreign operations in observed queues, by target.
-    var hooked: [ObjectIdentifier: FinishSentinel] = [:]
+    /// Foreign operations by identity: armed sentinels of those in observed queues (by target),
+    /// and those seen by sampling (of tracked queues, dependencies in no observed queue).
+    /// Finished ones stay (weakly) until released, so that they keep their id if seen again.
+    var objects = ObjectTable()
     /// Per observed queue: its foreign operations in the order the queue will start them, for the sampler.
     var windows: [QueueID: SamplingWindow] = [:]
-    /// Operations seen by sampling: those of tracked queues, and dependencies in no observed queue.
-    /// Finished ones stay (weakly) until released, so that they keep their id if seen again.
-    var sampled: [ObjectIdentifier: SampledEntry] = [:]
     /// Sampled operations in no queue, read every tick.
     var unqueued: [ObjectIdentifier] = []
     /// Instrumented operations first seen as a dependency in no queue (held weakly), so that a
     /// snapshot still lists them: a dependency never added to a queue is what a person looks for.
     var detachedInstrumented: [WeakOperation] = []
-    /// Entries in `sampled` of finished operations, until they are released.
+    /// Sampled entries in `objects` of finished operations, until they are released.
     var retired = RetiredEntries()
     /// Foreign operations waiting for dependencies: dependency -> dependents.
     var waiters: [OperationID: [OperationID]] = [:]
@@ -147,7 +146,7 @@ extension Registry {
     /// True while the entry's sentinel still watches the operation the entry was made for; then
     /// the target is alive (Foundation and the sentinel both hold it), so it may be retained.
     func isCurrent(_ entry: SamplingWindow.Entry) -> Bool {
-        hooked[entry.object] === entry.sentinel && entry.sentinel.registryGeneration == entry.generation
+        objects[hooked: entry.object] === entry.sentinel && entry.sentinel.registryGeneration == entry.generation
     }
 }
 

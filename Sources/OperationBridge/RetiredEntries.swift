@@ -95,14 +95,14 @@ struct RetiredEntries {
     /// (`released.count` when done). An entry replaced meanwhile (the identifier now names
     /// another operation, or the same one filed again) is left to its replacement. Registry
     /// lock held.
-    mutating func settle(_ sorted: Sorted, from start: Int, sampled: inout [ObjectIdentifier: SampledEntry]) -> Int {
+    mutating func settle(_ sorted: Sorted, from start: Int, objects: inout ObjectTable) -> Int {
         // Live entries are kept without a lookup (they can be many: operations the app still
         // holds). One replaced meanwhile is found out when it is released: the check below
         // leaves the replacement alone.
         if start == 0 { survivors.append(contentsOf: sorted.alive) }
         let end = min(sorted.released.count, start + Self.settleSlice)
-        for filed in sorted.released[start..<end] where sampled[filed.object] === filed.entry {
-            sampled[filed.object] = nil
+        for filed in sorted.released[start..<end] where objects[sampled: filed.object] === filed.entry {
+            objects[sampled: filed.object] = nil
         }
         return end
     }

@@ -192,7 +192,7 @@ struct LifetimeTests {
             queue.addOperations((0..<500).map { _ in BlockOperation {} }, waitUntilFinished: true)
         }
         queue.waitUntilAllOperationsAreFinished()
-        #expect(waitUntil { monitor.core.withRegistry { $0.hooked.isEmpty } })
+        #expect(waitUntil { monitor.core.withRegistry { $0.objects.hookedCount == 0 } })
         let idle = monitor.core.sentinelPool.idleCount
         #expect(idle >= 1 && idle <= 4096)
     }

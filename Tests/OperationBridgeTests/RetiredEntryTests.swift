@@ -30,7 +30,7 @@ struct RetiredEntryTests {
         for (offset, operation) in operations.enumerated() {
             let object = ObjectIdentifier(operation)
             let entry = entry(for: operation, id: firstID + offset)
-            registry.sampled[object] = entry
+            registry.objects[sampled: object] = entry
             registry.retired.file(entry, for: object)
         }
     }
@@ -40,7 +40,7 @@ struct RetiredEntryTests {
         core.withRegistry { file(operations, firstID: firstID, in: &$0) }
     }
 
-    private var entries: Int { core.withRegistry { $0.sampled.count } }
+    private var entries: Int { core.withRegistry { $0.objects.sampledCount } }
     private var survivors: Int { core.withRegistry { $0.retired.survivors.count } }
 
     @Test("a released operation's entry is dropped; one still held is checked again a slice per tick, not on every tick")
@@ -113,11 +113,11 @@ struct RetiredEntryTests {
         var next = 0
         var calls = 0
         repeat {
-            next = registry.retired.settle(sorted, from: next, sampled: &registry.sampled)
+            next = registry.retired.settle(sorted, from: next, objects: &registry.objects)
             calls += 1
-            #expect(registry.sampled.count == sorted.released.count - next)
+            #expect(registry.objects.sampledCount == sorted.released.count - next)
         } while next < sorted.released.count
-        #expect(calls == 3 && registry.sampled.isEmpty)
+        #expect(calls == 3 && registry.objects.sampledCount == 0)
     }
 
     @Test("an entry filed again between the check and the settle is left to its replacement")
@@ -134,9 +134,9 @@ struct RetiredEntryTests {
         // at the same address would): the settle must not forget it.
         let newcomer = BlockOperation {}
         let replacement = entry(for: newcomer, id: 2)
-        registry.sampled[object] = replacement
-        #expect(registry.retired.settle(sorted, from: 0, sampled: &registry.sampled) == 1)
-        #expect(registry.sampled[object] === replacement)
+        registry.objects[sampled: object] = replacement
+        #expect(registry.retired.settle(sorted, from: 0, objects: &registry.objects) == 1)
+        #expect(registry.objects[sampled: object] === replacement)
         withExtendedLifetime(newcomer) {}
     }
 
@@ -151,12 +151,12 @@ struct RetiredEntryTests {
         // Filed again under the same identifier (an operation the app enqueues again gets a new
         // entry), then released.
         let replacement = entry(for: operation!, id: 2)
-        core.withRegistry { $0.sampled[object] = replacement }
+        core.withRegistry { $0.objects[sampled: object] = replacement }
         operation = nil
         // The old entry's next check finds the operation gone; the replacement is not the old
         // entry's to forget.
         #expect(core.forgetReleasedOperations() == 1)
         #expect(survivors == 0)
-        #expect(core.withRegistry { $0.sampled[object] } === replacement)
+        #expect(core.withRegistry { $0.objects[sampled: object] } === replacement)
     }
 }
