@@ -57,11 +57,18 @@ struct LayeredLayoutGoldenTests {
         (30, 1, false), (300, 2, false), (2_000, 3, false), (30, 4, true), (300, 5, true), (2_000, 6, true),
     ]
 
-    /// Every case laid out from scratch, from the layout of its first half, and with 40 nodes
-    /// inserted into that layout: one fingerprint per case and way.
+    /// The cases a run lays out: all of them, but under AddressSanitizer not the 2,000-node DAG
+    /// (a third of the suite's minute there; the 2,000-node graph with cycles runs the same
+    /// buffers, and the plain run pins every case).
+    static var casesRun: [Int] {
+        Sanitizer.address ? cases.indices.filter { !(cases[$0].nodes == 2_000 && !cases[$0].cycles) } : Array(cases.indices)
+    }
+
+    /// Every case of `casesRun` laid out from scratch, from the layout of its first half, and
+    /// with 40 nodes inserted into that layout: one fingerprint per case and way.
     static func fingerprints() -> [UInt64] {
         var result: [UInt64] = []
-        for (nodes, seed, cycles) in cases {
+        for (nodes, seed, cycles) in casesRun.map({ cases[$0] }) {
             let graph = graph(nodes: nodes, seed: seed, cycles: cycles)
             let full = LayeredLayout.compute(graph)
             result.append(fingerprint(full))
@@ -89,7 +96,8 @@ struct LayeredLayoutGoldenTests {
             0xDF88_F16C_CCC7_28F5, 0x57DF_98F8_3215_2245, 0xA304_A06E_3914_C78D,
             0xFC56_5758_08D9_A12F, 0x68E1_9754_167C_F814, 0x14A6_443C_50F1_C136,
         ]
+        let wanted = Self.casesRun.flatMap { expected[($0 * 3)..<($0 * 3 + 3)] }
         let actual = Self.fingerprints()
-        #expect(actual == expected, "fingerprints now: \(actual.map { String($0, radix: 16) })")
+        #expect(actual == wanted, "fingerprints now: \(actual.map { String($0, radix: 16) })")
     }
 }

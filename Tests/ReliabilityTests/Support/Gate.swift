@@ -1,14 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Which sanitizer the tests run under: a test of single-threaded work at full size may skip
-/// ThreadSanitizer, which finds nothing there and multiplies its time.
-enum Sanitizer {
-    static let thread = dlsym(nil, "__tsan_init") != nil
-}
 
 /// A gate operations wait at until the test opens it: the test decides when work ends, by an
 /// event, never by sleeping. Once open it stays open.
