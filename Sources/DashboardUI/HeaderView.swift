@@ -87,24 +87,39 @@ struct HeaderView {
             part(x + long.count + (queue.isMainQueue ? 6 : 0) <= area.maxX ? long : "  sampled", theme.warning)
         }
         if queue.isMainQueue { part("  main", theme.dim) }
-        // Wait and run percentiles where there is room for them whole.
-        let latency = Self.latencyText(queue.latency)
-        if !latency.isEmpty { part("  " + latency, theme.dim) }
+        // Wait and run percentiles: the fullest form that fits whole (at 120 columns a suspended
+        // queue's badge, or two-digit counts, leave no room for all three of each).
+        if let latency = Self.latencyForms(queue.latency).first(where: { x + 2 + $0.count <= area.maxX }) {
+            part("  " + latency, theme.dim)
+        }
     }
 }
 
 extension HeaderView {
     /// `wait p50/90/99 2 ms/8 ms/31 ms  run 150 ms/152 ms/160 ms`; empty before anything started.
     static func latencyText(_ latency: LatencyStatistics) -> String {
+        latencyForms(latency).first ?? ""
+    }
+
+    /// The percentiles from the fullest form to the shortest, each label said once for both
+    /// (`wait p50/99 2 ms/31 ms  run 150 ms/160 ms`): p50/90/99, p50/99, p99, then the wait's
+    /// p99 alone. None before anything started.
+    static func latencyForms(_ latency: LatencyStatistics) -> [String] {
         let wait = latency.wait
         let run = latency.run
-        guard wait.count > 0 else { return "" }
-        func triple(_ value: LatencyStatistics.Percentiles) -> String {
-            [value.p50, value.p90, value.p99].map(DurationText.format).joined(separator: "/")
+        guard wait.count > 0 else { return [] }
+        typealias Percentile = KeyPath<LatencyStatistics.Percentiles, UInt64>
+        func values(_ value: LatencyStatistics.Percentiles, _ keys: [Percentile]) -> String {
+            keys.map { DurationText.format(value[keyPath: $0]) }.joined(separator: "/")
         }
-        var text = "wait p50/90/99 " + triple(wait)
-        if run.count > 0 { text += "  run " + triple(run) }
-        return text
+        let forms: [(label: String, keys: [Percentile])] = [
+            ("p50/90/99", [\.p50, \.p90, \.p99]), ("p50/99", [\.p50, \.p99]), ("p99", [\.p99]),
+        ]
+        var result = forms.map { form in
+            "wait \(form.label) " + values(wait, form.keys) + (run.count > 0 ? "  run " + values(run, form.keys) : "")
+        }
+        if run.count > 0 { result.append("wait p99 " + values(wait, [\.p99])) }
+        return result
     }
 }
 

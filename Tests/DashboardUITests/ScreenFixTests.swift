@@ -191,6 +191,29 @@ struct ScreenFixTests {
         #expect(lines.contains { $0.contains("wait p50/90/99 6 ms/6 ms/6 ms") }, "header")
     }
 
+    @Test("the queue lines' percentiles shorten to the fullest form that fits, never cut, also beside a SUSPENDED badge")
+    func percentilesFit() {
+        var script = pipelineScript()
+        script.emit(.queueSuspended(queue: QueueID(2), suspended: true))
+        let suspended = script.model()
+        func line(_ model: DashboardModel, queue name: String, width: Int, height: Int) -> String {
+            let dashboard = board(model, select: 1)
+            let lines = text(model, dashboard, width, height).split(separator: "\n").map(String.init)
+            return lines.first { $0.contains("q2 \(name)") } ?? ""
+        }
+        // 200 columns: all three of each; 120: p50 and p99 of each (all three left no room).
+        #expect(line(model, queue: "ui", width: 200, height: 60).hasSuffix("wait p50/90/99 1 ms/1 ms/1 ms  run 40 ms/40 ms/40 ms"))
+        #expect(line(model, queue: "ui", width: 120, height: 40).hasSuffix("wait p50/99 1 ms/1 ms  run 40 ms/40 ms"))
+        // Narrower, p99 of each, then the wait's p99 alone; beside the badge the same forms.
+        #expect(line(model, queue: "ui", width: 110, height: 40).hasSuffix("0.0/s  wait p99 1 ms  run 40 ms"))
+        #expect(line(model, queue: "ui", width: 100, height: 40).hasSuffix("0.0/s  wait p99 1 ms"))
+        let badged = line(suspended, queue: "ui", width: 110, height: 40)
+        #expect(badged.contains("SUSPENDED") && badged.hasSuffix("0.0/s  wait p99 1 ms  run 40 ms"), "\(badged)")
+        // 80 columns: no room for any form; nothing is cut.
+        let narrow = line(suspended, queue: "ui", width: 80, height: 24)
+        #expect(!narrow.contains("wait p") && narrow.hasSuffix("/s"), "\(narrow)")
+    }
+
     @Test("status messages expire a few seconds later on the model's clock")
     func statusExpires() {
         var dashboard = board(model)
