@@ -3,24 +3,36 @@ import OperationEvents
 /// The words a stream spells enum values with, in one place for writing and reading. They are the
 /// Swift spellings, the same ones the JSON report uses (a test holds them to the enums' own).
 struct Words<Value: Equatable>: Sendable where Value: Sendable {
-    let entries: [(word: StaticString, value: Value)]
+    // Words and values apart: a lookup walks the words, an array of a type known when this is
+    // compiled. Pairs of a word and a generic value made an unoptimised build (the tests') ask
+    // the runtime for their types on every lookup, a lock there (a system call each under
+    // ThreadSanitizer), once per word of every line read.
+    private let words: [StaticString]
+    private let values: [Value]
+
+    init(entries: [(word: StaticString, value: Value)]) {
+        words = entries.map(\.word)
+        values = entries.map(\.value)
+    }
 
     /// The word for `value` (every value has one: the tables are complete, which a test checks).
     func word(for value: Value) -> StaticString {
-        for entry in entries where entry.value == value { return entry.word }
-        preconditionFailure("no word for \(value)")
+        guard let index = values.firstIndex(of: value) else { preconditionFailure("no word for \(value)") }
+        return words[index]
     }
 
     /// The value spelled by `bytes`, or nil.
     func value(matching bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-        for entry in entries where entry.word.utf8CodeUnitCount == bytes.count {
-            if entry.word.equals(bytes) { return entry.value }
+        var index = 0
+        while index < words.count {
+            if words[index].utf8CodeUnitCount == bytes.count, words[index].equals(bytes) { return values[index] }
+            index += 1
         }
         return nil
     }
 
     /// Every word, for error messages.
-    var list: String { entries.map { "\($0.word)" }.joined(separator: ", ") }
+    var list: String { words.map { "\($0)" }.joined(separator: ", ") }
 }
 
 /// The names of the `change` field of an event line, one per `MonitorEvent.Change` case.
