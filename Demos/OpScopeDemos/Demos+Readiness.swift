@@ -8,7 +8,8 @@ extension Demos {
     static let readiness = Demo(
         name: "readiness",
         summary: "isReady: a condition of the operation's own, told to the queue or not; removeDependency before the finish",
-        caption: "isReady is dependencies finished AND any condition of the operation's own; the queue must be told when it changes"
+        // Short enough to be read whole under the title at 80 columns: the lesson is its end.
+        caption: "isReady = dependencies finished AND its own condition; tell the queue when that changes"
     ) { monitor, pace in
         let handle = DemoHandle()
         let sync = ObservedOperationQueue(monitor: monitor, name: "sync", maxConcurrentOperationCount: 2)

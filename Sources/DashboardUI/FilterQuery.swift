@@ -88,6 +88,10 @@ public struct FilterQuery: Sendable, Equatable {
         ("stuck", []),
     ] + Diagnosis.Kind.allCases.map { ($0.rawValue.lowercased(), [$0]) }
 
+    /// The reasons `why:` names to people (the help and a refused value list the same ones),
+    /// leaving out the synonyms and the diagnosis kinds' own names.
+    static let reasonsHint = ["deps", "suspended", "limit", "turn", "noqueue", "cycle", "cancelled", "notready", "notstarted", "stuck"]
+
     private static func check(_ key: Key, _ value: String) -> String? {
         switch key {
         case .state:
@@ -100,7 +104,7 @@ public struct FilterQuery: Sendable, Equatable {
             }
         case .why:
             guard reasons.contains(where: { $0.0 == value }) else {
-                return "no reason '\(CommandLineParser.printable(value))': use deps, suspended, limit, turn, noqueue, cycle, cancelled, notready, stuck"
+                return "no reason '\(CommandLineParser.printable(value))': use " + reasonsHint.joined(separator: ", ")
             }
         case .id:
             let digits = value.hasPrefix("#") ? value.dropFirst() : Substring(value)

@@ -12,7 +12,7 @@ struct HelpOverlay {
         "words must all match: free text looks in the name, type, queue, state and id",
         "key:value looks in one field: " + FilterQuery.keysHint,
         "a|b (or a,b) is either; !word negates: !state:finished, state:ready|executing",
-        "why: deps suspended limit turn noqueue cycle cancelled notready notstarted stuck",
+        "why: " + FilterQuery.reasonsHint.joined(separator: " "),
         "qos: ui init def util bg (or the full names)",
     ]
 
@@ -95,9 +95,10 @@ enum Legend {
         let states: [(OperationState, Bool, Bool, String)] = [
             (.executing, false, false, "executing: isExecuting true" + colour("green")),
             (.ready, false, false, "ready: isReady true, waits for a slot or its turn" + colour("cyan")),
-            (.pending, false, false, "pending: isReady false, waits on dependencies" + colour("yellow")),
+            (.pending, false, false, "pending: isReady false, waits on dependencies or a condition of its own" + colour("yellow")),
             (.finished, false, false, "finished: isFinished true" + colour("grey")),
-            (.pending, true, false, "cancelled: isCancelled true (the state column says if it has finished)" + colour("red")),
+            // One line each at 80 columns, so that the legend's first screen keeps its last mark.
+            (.pending, true, false, "cancelled: isCancelled true (the state column says if it finished)" + colour("red")),
             (.pending, false, true, "in a dependency cycle: never starts" + colour("magenta")),
         ]
         var lines: [[TextBlock.Span]] = []
@@ -114,7 +115,7 @@ enum Legend {
             ("PRIO", .plain, "queuePriority, in the table and the QoS lanes (after an id: ●12(vhigh)): vlow low norm high vhigh, barr (a barrier)"),
             ("QOS", .plain, "qualityOfService, in the table and the QoS lanes' rows: UI INIT DEF UTIL BG (userInteractive … background)"),
             ("*", .plain, "after a priority: the queue schedules it at another priority than the one set"),
-            ("~", theme.dim, "a key change seen by sampling (the queue is not observed exactly)"),
+            ("~", theme.dim, "a key change seen by sampling (not reported when it happened)"),
             ("≈", theme.dim, "a key change inferred (not seen directly)"),
             ("▸", theme.header, "the selected queue (s, C, ( and ) act on it)"),
             ("SUSPENDED", theme.suspended, "a suspended queue: it starts nothing"),

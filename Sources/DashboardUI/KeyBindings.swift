@@ -72,8 +72,8 @@ public enum KeyBindings {
         Binding(keys: keys("4"), label: "4", help: "view: the narration log", action: .showNarration),
         Binding(keys: keys("5"), label: "5", help: "view: the timeline: each queue's operations as bars over time (waiting, running, ran, cancelled)",
                 action: .showTimeline),
-        Binding(keys: keys("n"), label: "n", help: "next stuck operation (a cycle, a suspended queue, never enqueued, a lost finish, or waiting on one)",
-                action: .nextStuck),
+        Binding(keys: keys("n"), label: "n", help: "next stuck operation (a cycle, a suspended queue, never enqueued, not ready without a "
+                    + "reason, ready but not started, a lost finish, or waiting on one)", action: .nextStuck),
         Binding(keys: keys("N"), label: "N", help: "previous stuck operation", action: .previousStuck),
         Binding(keys: keys("c", .function(9)), label: "c, F9", help: "cancel the selected (or tagged) operations, after a yes",
                 action: .cancelSelected, bar: (2, "F9", "Cancel")),

@@ -81,6 +81,9 @@ struct ListViews {
             case .operation(let id, let role):
                 switch role {
                 case .executing: return .operation(id, "running")
+                // Foundation's order, unless the queue has long had the room and not started it:
+                // it does not see it ready, and "starts next" would never come true.
+                case .next where model.isReadyNotStarted(id): return .operation(id, "ready, not started: queue not told?")
                 case .next(let place): return .operation(id, place == 1 ? "starts next" : "starts \(ordinal(place))")
                 case .held(let place): return .operation(id, "held (\(ordinal(place)) once resumed)")
                 case .waiting where model.operations[id]?.queue == nil:

@@ -78,6 +78,11 @@ public enum Narrator {
         if info.isReady {
             return "\(name) \(where_): isReady true (no unfinished dependency), so it waits only for a free slot, in start order"
         }
+        if info.dependencies.isEmpty {
+            // Nothing of Foundation's holds it: its own isReady does (a gate such as "online").
+            return "\(name) \(where_): isReady false, though it has no dependency: a condition of its own holds it, "
+                + "and the queue must be told when that changes"
+        }
         let waits = unfinished.isEmpty ? "" : " until \(list(unfinished, model)) finish\(unfinished.count == 1 ? "es" : "")"
         return "\(name) \(where_): isReady false\(waits)"
     }

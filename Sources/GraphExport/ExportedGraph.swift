@@ -119,6 +119,7 @@ enum StuckRoot: String {
     case neverFinishes = "never finishes?"
     case finishNotSignalled = "finish not signalled"
     case notReady = "not ready, no reason"
+    case notStarted = "not started"
 
     static func of(_ record: OperationRecord, in model: DashboardModel) -> StuckRoot? {
         if model.isInCycle(record.id) { return .cycle }
@@ -132,6 +133,7 @@ enum StuckRoot: String {
         case .pending, .ready:
             guard let queue = record.queue, let queueRecord = model.queues[queue], !queueRecord.isReleased else { return .noQueue }
             if queueRecord.isSuspended, record.state == .ready || record.isCancelled { return .suspended }
+            if record.state == .ready { return !record.isCancelled && model.isReadyNotStarted(record.id) ? .notStarted : nil }
             guard record.state == .pending, !record.isCancelled, record.observation != .sampled else { return nil }
             var lastFinish = record.addedAt
             for dependency in record.dependencies {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DemoLauncher
+import OpScopeDemos
 
 /// The command line before and around ArgumentParser: negative numbers as values, `help` with a
 /// subcommand that does not exist, and the pointer to the help that ends an argument error.
@@ -40,8 +41,26 @@ enum CommandLineArguments {
     /// already names a command to run.
     static func message(for error: any Error, arguments: [String]) -> String {
         let message = ArgumentErrorLine.firstLine(OpScopeCommand.message(for: error))
+        if let report = reportCommand(for: message, arguments: arguments) {
+            return "\(message.trimmingCharacters(in: ["."])) for the dashboard; a report without a terminal takes it: \(report)"
+        }
         guard !message.contains("opscope ") else { return message }
         return ArgumentErrorLine.pointing(message, to: helpCommand(for: error, arguments: arguments))
+    }
+
+    /// For a report's option given to the dashboard (`opscope demo readiness --after 6`, an easy
+    /// slip: both run a demo), the report command with the same arguments; nil otherwise.
+    static func reportCommand(for message: String, arguments: [String]) -> String? {
+        guard ["--after", "--json", "--format", "--at"].contains(where: { message.hasPrefix("Unknown option '\($0)") }) else { return nil }
+        var rest = arguments
+        if rest.first == "demo" {
+            rest.removeFirst()
+        } else if let first = rest.first, OpScopeCommand.configuration.subcommands.contains(where: { $0._commandName == first }) {
+            return nil
+        }
+        // A report needs the demo named; the dashboard's default is implied.
+        if rest.first?.hasPrefix("-") ?? true { rest.insert(Demo.standard.name, at: 0) }
+        return (["opscope", "report"] + rest).joined(separator: " ")
     }
 
     /// The help for the command the error is about, as ArgumentParser's usage names it

@@ -79,7 +79,8 @@ struct ReadyNotStartedTests {
         #expect(model.diagnosis(of: 5_001)?.kind == .readyNotStarted)
         let warnings = model.warnings().filter { $0.kind == .readyNotStarted }
         #expect(warnings.map(\.queue) == [QueueID(1), QueueID(2)] && warnings.map(\.operation) == [OperationID(2), OperationID(1)])
-        #expect(warnings.first?.message.hasPrefix("#2 job-2 is ready and queue q1 has a free slot, yet it has not started for ") == true)
+        #expect(warnings.first?.message.hasPrefix("#2 job-2 is ready and queue q1 'blocked' has a free slot, yet it has not started for ") == true,
+                "the queue by its name too, as the diagnosis says it: \(warnings.first?.message ?? "")")
         #expect(warnings.first?.message.contains("(nor have 4999 more ready operations of q1)") == true, "\(warnings.first?.message ?? "")")
         #expect(warnings.last?.message.contains("nor have") == false)
     }

@@ -100,6 +100,34 @@ struct DebuggingTests {
         #expect(status.hasPrefix("stuck 1 of 2: #1 never-finishes: asynchronous, executing 12 s: never calls finish()?"), "\(status)")
     }
 
+    @Test("ready and never started: n visits it, the graph marks it a root cause, view 3 does not promise it starts next, ? names it")
+    func readyNeverStarted() {
+        // The readiness demo's refresh-token: its isReady turned true untold, its queue has room.
+        let (soon, model) = untoldGateScript()
+        var dashboard = board(model, select: 1)
+        press([.character("N"), .character("n")], &dashboard, model)
+        #expect(dashboard.state.selection == 1)
+        #expect(dashboard.state.status?.text.contains("#1 refresh-token is ready and queue q1 'auth' has a free slot") == true,
+                "\(dashboard.state.status?.text ?? "")")
+        // At 80 columns the graph has room for the root's words too.
+        let graph = screen(model, dashboard, width: 80, height: 24).0.lines()
+        #expect(graph.contains { $0.contains("◐ #1 refresh-token ◆ not started") }, "\(graph.joined(separator: "\n"))")
+        press([.character("3")], &dashboard, model)
+        let order = screen(model, dashboard).0.lines()
+        #expect(order.contains { $0.contains("#1 refresh-token") && $0.contains("ready, not started: queue not told?") },
+                "\(order.joined(separator: "\n"))")
+        #expect(!order.contains { $0.contains("starts next") })
+        // Within the grace it is simply next, and not marked.
+        var early = board(soon, select: 1)
+        press([.character("3")], &early, soon)
+        #expect(screen(soon, early).0.text.contains("starts next"))
+        press([.character("1")], &early, soon)
+        #expect(!screen(soon, early).0.text.contains("◆"))
+        // The help of n names what it visits, this too.
+        let help = KeyBindings.all.first { $0.label == "n" }?.help ?? ""
+        #expect(help.contains("ready but not started"), "\(help)")
+    }
+
     @Test("why it waits says what to do: Foundation's terms in the model (the report), the keys in the dashboard")
     func adviceAndKeys() {
         let thumbnail = model.diagnosis(of: 7)?.message ?? ""

@@ -46,7 +46,8 @@ struct FilterTests {
         var dashboard = board(model)
         dashboard.state.table.filter = "why:bored"
         let text = screen(model, dashboard, width: 200, height: 60).0.text
-        #expect(text.contains("no reason 'bored': use deps, suspended, limit, turn, noqueue, cycle, cancelled, notready, stuck"))
+        #expect(text.contains("no reason 'bored': use deps, suspended, limit, turn, noqueue, cycle, cancelled, notready, notstarted, stuck"),
+                "every reason the help lists, notstarted too")
         #expect(OperationRows.rows(model, { var table = ViewState.TableState(); table.filter = "state:zz"; return table }(), reusing: RowCache()).error
                 == "no state 'zz': use pending, ready, executing, finished, cancelled, live")
     }

@@ -153,4 +153,16 @@ struct MouseAndHelpTests {
             #expect(legend.contains(words), "\(words) missing from the legend")
         }
     }
+
+    @Test("the legend's pending names a condition of the operation's own, and ~ does not say its queue is unobserved")
+    func legendReadiness() {
+        var dashboard = board(model)
+        press([.character("L")], &dashboard, model, width: 200, height: 60)
+        let legend = overlayText(model, dashboard, 200, 60)
+        // An isReady override holds an operation with no dependency pending (the readiness demo's
+        // gates), and a plain Operation in an observed queue has its start sampled.
+        #expect(legend.contains("pending: isReady false, waits on dependencies or a condition of its own"), "\(legend)")
+        #expect(legend.contains("a key change seen by sampling (not reported when it happened)"), "\(legend)")
+        #expect(!legend.contains("the queue is not observed exactly"))
+    }
 }

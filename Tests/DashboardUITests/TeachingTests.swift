@@ -143,6 +143,21 @@ struct TeachingTests {
         #expect(dashboard.state.screen == .overview && dashboard.state.selection == 11 && dashboard.state.details != nil)
     }
 
+    @Test("an operation added not ready with no dependency: the narration says its own condition holds it, not just isReady false")
+    func narrationOwnCondition() {
+        var script = EventScript()
+        script.queue(1, "sync", max: 2)
+        script.add(1, queue: 1, "upload-when-online-1", ready: false)
+        script.add(2, queue: 1, "upload", ready: false)
+        script.add(3, queue: 1, "apply-update", after: [2])
+        var dashboard = Interaction()
+        _ = narrated(script, into: &dashboard)
+        let texts = dashboard.state.narration.entries.map(\.text)
+        #expect(texts.contains("#1 upload-when-online-1 added to q1 'sync': isReady false, though it has no dependency: "
+                               + "a condition of its own holds it, and the queue must be told when that changes"), "\(texts)")
+        #expect(texts.contains("#3 apply-update added to q1 'sync': isReady false until #2 upload finishes"), "dependencies: as before")
+    }
+
     @Test("Home in the narration view shows the first page of the log, not its first entry alone")
     func narrationHome() {
         var dashboard = Interaction()

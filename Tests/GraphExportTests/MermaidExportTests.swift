@@ -1,5 +1,6 @@
 import DashboardModel
 import GraphExport
+import OpScopeTestSupport
 import OperationEvents
 import Foundation
 import Testing
@@ -22,6 +23,15 @@ struct MermaidExportTests {
         let edges = result.edges.map { "\($0.0) \($0.1) \($0.2)" }
         #expect(Set(edges) == ["n1 --> n2", "n2 --> n3", "n7 --> n6", "n5 ==> n4", "n4 -.->|closes the cycle| n5"])
         #expect(text.contains("linkStyle "), "cycle edges are coloured")
+    }
+
+    @Test("a ready operation its queue has long had room for and not started is a root, as on the dashboard's graph")
+    func readyNotStarted() {
+        let (soon, model) = untoldGateScript()
+        #expect(MermaidChecker.check(GraphExport.mermaid(soon)).classes["root"] == nil, "within the grace: next to start")
+        let result = MermaidChecker.check(GraphExport.mermaid(model))
+        #expect(result.labels["n1"] == "#1 refresh-token\nroot: not started", "\(result.labels)")
+        #expect(result.classes["root"] == ["n1"])
     }
 
     @Test("hostile names are escaped and read back exactly")

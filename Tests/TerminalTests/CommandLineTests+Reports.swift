@@ -72,4 +72,23 @@ extension CommandLineTests {
                 "\(result.output.prefix(300))")
         #expect(result.output.contains("Queues"), "\(result.output.prefix(300))")
     }
+
+    @Test("a report's option given to the dashboard (demo readiness --after 6) names the report command that takes it")
+    func reportOptionOnTheDashboard() {
+        let cases: [(String, String)] = [
+            ("demo readiness --after 6", "opscope report readiness --after 6"),
+            ("readiness --json", "opscope report readiness --json"),
+            ("demo --json", "opscope report tour --json"),
+        ]
+        for (command, suggestion) in cases {
+            let result = opscope(command)
+            expectRefusal(result, "Unknown option", command)
+            #expect(result.output.hasSuffix("a report without a terminal takes it: \(suggestion)"), "\(command): \(result.output)")
+        }
+        // The suggestion runs.
+        let report = opscope("report readiness --after 0.1")
+        #expect(report.output.contains("Queues") && report.status != 2, "\(report.output.prefix(300))")
+        // Other unknown options point at the help as before.
+        expectRefusal(opscope("demo readiness --colour"), "Unknown option '--colour'; see 'opscope demo --help'", "--colour")
+    }
 }

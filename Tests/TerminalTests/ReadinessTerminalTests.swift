@@ -11,7 +11,10 @@ struct ReadinessTerminalTests {
         let tmux = Tmux("\(Tmux.opscope) demo readiness", width: 80, height: 24)
         // At 80x24 the warnings are a count in the title; Enter on the selection (refresh-token,
         // #1, selected at the start) gives its diagnosis.
-        tmux.wait(for: "refresh-token ready in q2 auth") { $0.contains("q2 auth") && $0.contains("ready 1") && $0.contains("warnings") }
+        let first = tmux.wait(for: "refresh-token ready in q2 auth") { $0.contains("q2 auth") && $0.contains("ready 1") && $0.contains("warnings") }
+        // The lesson under the title, whole: its end ("tell the queue") is what a cut would lose.
+        let title = first.split(separator: "\n").prefix(2).joined(separator: " ")
+        #expect(title.contains("tell the queue when that changes") && !title.contains("…"), "\(title)")
         tmux.send("Enter")
         // (Wrapped: "has not" and "started for" may be on two lines.)
         let flagged = tmux.wait(for: "the diagnosis of the untold gate") { $0.contains("#1 refresh-token is ready") && $0.contains("started for") }

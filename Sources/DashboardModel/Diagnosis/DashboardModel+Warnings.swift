@@ -68,9 +68,11 @@ extension DashboardModel {
         return now >= since && now - since > configuration.readyNotStartedGrace ? since : nil
     }
 
-    /// `isReadyNotStarted(_:now:)` by id.
-    func isReadyNotStarted(_ id: OperationID, now: UInt64) -> Bool {
-        operations.withRecord(id) { isReadyNotStarted($0, now: now) } ?? false
+    /// `isReadyNotStarted(_:now:)` by id, at the model's time unless `now` is given (the graph
+    /// and the start order mark such an operation too).
+    package func isReadyNotStarted(_ id: OperationID, now: UInt64? = nil) -> Bool {
+        let now = now ?? self.now
+        return operations.withRecord(id) { isReadyNotStarted($0, now: now) } ?? false
     }
 
     /// The current warnings: cycles and dropped events first, then queues in id order, then per
@@ -113,8 +115,10 @@ extension DashboardModel {
         for (queue, overdue) in notStartedByQueue.sorted(by: { $0.key < $1.key }) {
             let label = operations.read(overdue.first) { $0.label } ?? overdue.first.description
             let more = overdue.count > 1 ? " (nor have \(overdue.count - 1) more ready operations of \(queue))" : ""
+            // The queue by its name too, as the diagnosis and the other queue warnings say it.
+            let queueName = stream.queues.withRecord(queue) { " '\($0.pointee.info.name)'" } ?? ""
             result.append(Warning(operation: overdue.first, queue: queue, kind: .readyNotStarted,
-                                  message: "\(label) is ready and queue \(queue) has a free slot, yet it has not started for "
+                                  message: "\(label) is ready and queue \(queue)\(queueName) has a free slot, yet it has not started for "
                                       + "\(DurationText.format(now - overdue.since))\(more): did its isReady turn true without "
                                       + "didChangeValue(forKey: \"isReady\")? Foundation caches readiness"))
         }

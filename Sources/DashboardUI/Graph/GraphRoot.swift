@@ -14,6 +14,9 @@ package enum GraphRoot: Int, Sendable, Comparable {
     case finishNotSignalled
     /// Pending although every dependency finished, for longer than the grace period.
     case notReady
+    /// Ready with a free slot in a running queue, and not started past the grace period: the
+    /// queue does not see it ready (an `isReady` that turned true untold).
+    case notStarted
     /// Ready (or cancelled) in a suspended queue.
     case suspended
 
@@ -25,6 +28,7 @@ package enum GraphRoot: Int, Sendable, Comparable {
         case .neverFinishes: "never finishes?"
         case .finishNotSignalled: "finish not signalled"
         case .notReady: "not ready, no reason"
+        case .notStarted: "not started"
         case .suspended: "queue suspended"
         }
     }
@@ -96,6 +100,7 @@ package enum GraphRoot: Int, Sendable, Comparable {
         case .pending, .ready:
             guard let queue = facts.queue, let flags = queues.flags(queue), !flags.released else { return .noQueue }
             if flags.suspended, facts.state == .ready || facts.isCancelled { return .suspended }
+            if facts.state == .ready { return !facts.isCancelled && model.isReadyNotStarted(facts.id) ? .notStarted : nil }
             guard facts.state == .pending, !facts.isCancelled, !facts.sampled, !waitsOnUnfinished else { return nil }
             var lastFinish = facts.addedAt
             for dependency in dependencies(facts) {
