@@ -97,13 +97,16 @@ public struct OpScopeReport: Codable, Sendable, Equatable {
     public var trimmed: Int
 
     /// True when the report shows a cycle or an operation that cannot progress on its own
-    /// (`opscope report` exits with status 1 then).
+    /// (`opscope report` exits with status 1 then). An operation not ready without dependencies
+    /// counts once its warning is raised, after the grace (`notReadyGrace`), not as soon as it is
+    /// diagnosed: a gate of its own often holds it a moment, and a report taken in that moment
+    /// would fail a run that is fine.
     public var hasProblem: Bool {
         !cycles.isEmpty
             || warnings.contains {
                 [.unsignalledFinish, .notReadyWithoutDependencies, .readyNotStarted, .longRunningAsynchronous, .dependencyNeverEnqueued].contains($0.kind)
             }
-            || diagnoses.contains { [.notInAnyQueue, .cycle, .notReadyWithoutDependencies, .readyNotStarted].contains($0.kind) }
+            || diagnoses.contains { [.notInAnyQueue, .cycle, .readyNotStarted].contains($0.kind) }
     }
 }
 
