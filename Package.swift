@@ -68,7 +68,8 @@ let package = Package(
         // Views, key bindings and the screen composer: reads the model, returns commands, draws
         // into TerminalKit buffers. No ncurses, no bridge.
         .target(name: "DashboardUI", dependencies: ["DashboardModel", "OperationEvents", "TerminalKit"]),
-        .testTarget(name: "DashboardUITests", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"],
+        .testTarget(name: "DashboardUITests", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport",
+                                                             "OpScopeDemos"],
                     // Read from the source tree by path (and re-recorded there), not bundled.
                     exclude: ["__Snapshots__"]),
         // ncursesw (apt: libncurses-dev). Only NcursesBackend imports it.

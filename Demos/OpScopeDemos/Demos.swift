@@ -65,7 +65,7 @@ enum Demos {
     static let serialAsync = Demo(
         name: "serial-async",
         summary: "truly asynchronous operations on a serial queue: one at a time",
-        caption: "max concurrency 1 with async operations: the next starts only when the previous calls finish()"
+        caption: "at most 1 at a time, async operations: the next starts when the previous calls finish()"
     ) { monitor, pace in
         let handle = DemoHandle()
         let queue = ObservedOperationQueue(monitor: monitor, name: "uploads", maxConcurrentOperationCount: 1)
@@ -87,7 +87,7 @@ enum Demos {
     static let asyncRightWrong = Demo(
         name: "async-right-wrong",
         summary: "the same async work as an operation that finishes at once, and as a true async operation",
-        caption: "q1 wrong: main() only starts the work, so 'use' runs before the data exists; q2 right: finish() when done"
+        caption: "q1: main() returns mid-work, so 'use' runs too early; q2: finish() when done"
     ) { monitor, pace in
         let handle = DemoHandle()
         let wrong = ObservedOperationQueue(monitor: monitor, name: "wrong", maxConcurrentOperationCount: 2)
@@ -173,7 +173,7 @@ enum Demos {
     static let priorities = Demo(
         name: "priorities",
         summary: "mixed queuePriority and QoS on limited concurrency: the scheduler's real order",
-        caption: "2 slots: veryHigh ... veryLow, first in first out within a priority; a job's QoS stands in for an unset priority"
+        caption: "2 slots: veryHigh first, FIFO within a priority; QoS stands in for an unset priority"
     ) { monitor, pace in
         let handle = DemoHandle()
         let queue = ObservedOperationQueue(monitor: monitor, name: "jobs", maxConcurrentOperationCount: 2)
@@ -213,7 +213,7 @@ enum Demos {
     static let cancellation = Demo(
         name: "cancellation",
         summary: "cancelling pending and executing operations; one ignores isCancelled",
-        caption: "a cancelled pending operation finishes early and releases its dependents; 'stubborn' ignores the cancel"
+        caption: "a cancelled pending one ends early, freeing its dependents; 'stubborn' ignores it"
     ) { monitor, pace in
         let handle = DemoHandle()
         let queue = ObservedOperationQueue(monitor: monitor, name: "tasks", maxConcurrentOperationCount: 2)
