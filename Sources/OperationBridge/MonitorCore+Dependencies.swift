@@ -18,12 +18,7 @@ extension MonitorCore {
         if !unknown.isEmpty {
             withRegistry { registry in
                 unknown.removeAll { index in
-                    let object = ObjectIdentifier(dependencies[index])
-                    if let sentinel = registry.objects[hooked: object] {
-                        ids[index] = sentinel.id
-                    } else if let entry = registry.objects[sampled: object], entry.operation === dependencies[index] {
-                        ids[index] = entry.id
-                    }
+                    ids[index] = registry.objects.id(of: dependencies[index])
                     return ids[index] != nil
                 }
             }
@@ -65,8 +60,7 @@ extension MonitorCore {
                 }
                 return (id, false)
             }
-            if let sentinel = registry.objects[hooked: object] { return (sentinel.id, false) }
-            if let entry = registry.objects[sampled: object], entry.operation === operation { return (entry.id, false) }
+            if let id = registry.objects.id(of: operation) { return (id, false) }
             let id = allocateOperationID()
             var announced = info
             announced.id = id

@@ -208,9 +208,6 @@ extension MonitorCore {
     /// The id the registry knows for an operation. Registry lock held.
     func resolvedID(of operation: Operation, in registry: Registry) -> OperationID? {
         if let instrumented = operation as? ObservableOperation { return instrumented.monitorID }
-        let object = ObjectIdentifier(operation)
-        if let sentinel = registry.objects[hooked: object] { return sentinel.id }
-        if let entry = registry.objects[sampled: object], entry.operation === operation { return entry.id }
-        return nil
+        return registry.objects.id(of: operation)
     }
 }

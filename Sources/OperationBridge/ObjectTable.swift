@@ -1,4 +1,5 @@
 import Foundation
+import OperationEvents
 
 /// The foreign operations the monitor knows by identity, hooked and sampled, in one table.
 /// Part of the `Registry`, guarded by its lock.
@@ -46,6 +47,16 @@ struct ObjectTable {
             } else if case .sampled? = entries[object] {
                 entries[object] = nil
             }
+        }
+    }
+
+    /// The id filed for `operation`, in one lookup: its armed sentinel's, or its sampled entry's
+    /// when that entry is still this operation's (an identifier can be reused after a release).
+    func id(of operation: Operation) -> OperationID? {
+        switch entries[ObjectIdentifier(operation)] {
+        case .hooked(let sentinel)?: sentinel.id
+        case .sampled(let entry)? where entry.operation === operation: entry.id
+        default: nil
         }
     }
 

@@ -81,4 +81,23 @@ struct ObjectTableTests {
         #expect(table[hooked: object] === other)
         #expect(table.sampledCount == 0)
     }
+
+    @Test("an operation's id in one lookup: its sentinel's, or its sampled entry's only while the entry is still this operation's")
+    func idOfAnOperation() {
+        let operation = BlockOperation {}
+        let object = ObjectIdentifier(operation)
+        var table = ObjectTable()
+        #expect(table.id(of: operation) == nil)
+        let sentinel = FinishSentinel()
+        sentinel.id = OperationID(5)
+        table[hooked: object] = sentinel
+        #expect(table.id(of: operation) == OperationID(5))
+        table[sampled: object] = sampled(operation, id: 6)
+        #expect(table.id(of: operation) == OperationID(6))
+        // An entry filed under the identifier for another operation (one released since, whose
+        // address the runtime gave to this one) is not this operation's.
+        let other = BlockOperation {}
+        table[sampled: object] = sampled(other, id: 7)
+        #expect(table.id(of: operation) == nil)
+    }
 }
