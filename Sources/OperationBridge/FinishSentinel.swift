@@ -77,11 +77,14 @@ final class FinishSentinel: Operation, @unchecked Sendable {
     private func fire() {
         guard let target, let monitor else { return }
         let operation = target.takeUnretainedValue()
-        monitor.foreignOperationFinished(self, operation: operation)
-        // Hand the target back: Foundation's dependency list is the sentinel's only reference.
+        // Hand the target back first: Foundation's dependency list is the sentinel's only
+        // reference, and the queue holds the operation until after this call. Unlinked before the
+        // monitor files its weak entry, the unlink's retains and releases take the fast path
+        // (the first weak reference moves a native object's counts to a side table).
         self.target = nil
         self.monitor = nil
         removeDependency(operation)
+        monitor.foreignOperationFinished(self, operation: operation)
         let survivor = keepAlive
         keepAlive = nil
         monitor.sentinelPool.recycle(survivor)
