@@ -119,7 +119,7 @@ enum Legend {
             ("≈", theme.dim, "a key change inferred (not seen directly)"),
             ("▸", theme.header, "the selected queue (s, C, ( and ) act on it)"),
             ("SUSPENDED", theme.suspended, "a suspended queue: it starts nothing"),
-            ("held", theme.dim, "QoS lanes: ready but not starting: its queue is suspended or released, or it was never added to one"),
+            ("held", theme.dim, "QoS lanes: ready but not starting: its queue is suspended or released, it was never added to one, or its queue has had room for it a while and not started it"),
             ("sampled", theme.warning, "a queue OpScope polls: work shorter than a poll is not seen"),
             (theme.unicode ? "◆ ┄ ▸" : "! . >", .plain, "graph: root cause (underlined), a cycle's back edge, a fold"),
         ]

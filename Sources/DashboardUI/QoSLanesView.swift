@@ -3,8 +3,8 @@ import OperationEvents
 import TerminalKit
 
 /// Five QoS lanes: executing, next to start (in start order), held (ready, but their queue is
-/// suspended or released, or they were never added to a queue: they do not start next), and
-/// waiting on dependencies. A priority other than normal follows the id in the table's words
+/// suspended or released, they were never added to a queue, or their queue has had room for them
+/// for a while and not started them: they do not start next), and waiting on dependencies. A priority other than normal follows the id in the table's words
 /// (`●12(vhigh)`).
 struct QoSLanesView {
     let theme: Theme
@@ -16,22 +16,33 @@ struct QoSLanesView {
         var all: Set<OperationID> = []
 
         /// One pass, reading fields in place, and only when something can be held: a suspended
-        /// (or released) queue, or ready operations in no queue (the lanes count more ready
-        /// operations than the queues hold). The usual frame skips it.
+        /// (or released) queue, ready operations in no queue (the lanes count more ready
+        /// operations than the queues hold), or a queue that has left a free slot unused for
+        /// longer than the model's grace while it holds ready work (whose readiness it was
+        /// likely never told: Foundation caches it). The usual frame skips it.
         init(_ model: DashboardModel, lanes: [QoSLane], limit: Int) {
             // Queues that start their ready work: everything else holds it. Read once, by id.
             var running: Set<QueueID> = []
+            var unusedRoom: Set<QueueID> = []
             var queuedReady = 0
+            let now = model.now
             for queue in model.queues.ids {
                 guard let (starts, ready) = model.queues.read(queue, { (!$0.isSuspended && !$0.isReleased, $0.ready) }) else { continue }
                 if starts { running.insert(queue) }
+                if starts, ready > 0, model.leavesRoomUnused(queue, now: now) { unusedRoom.insert(queue) }
                 queuedReady += ready
             }
-            guard running.count < model.queues.count || queuedReady < lanes.reduce(0, { $0 + $1.readyCount }) else { return }
+            guard running.count < model.queues.count || !unusedRoom.isEmpty
+                || queuedReady < lanes.reduce(0, { $0 + $1.readyCount }) else { return }
             var found: [[(UInt64, OperationID)]] = Array(repeating: [], count: QoSClass.laneOrder.count)
             model.operations.forEach { record in
                 guard record.pointee.state == .ready else { return }
-                if let queue = record.pointee.queue, running.contains(queue) { return }
+                if let queue = record.pointee.queue, running.contains(queue) {
+                    // Ready in a running queue: next, unless its queue has not started it while it
+                    // had room (the start order says "ready, not started" of the same operation).
+                    guard unusedRoom.contains(queue), !record.pointee.isCancelled,
+                          model.isReadyNotStarted(record.pointee.id, now: now) else { return }
+                }
                 let lane = QoSClass.laneOrder.firstIndex(of: record.pointee.qualityOfService) ?? 2
                 counts[lane] += 1
                 found[lane].append((record.pointee.enqueueOrder, record.pointee.id))

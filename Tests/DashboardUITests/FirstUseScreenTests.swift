@@ -61,7 +61,7 @@ struct FirstUseScreenTests {
             .joined(separator: " ").split(separator: " ").joined(separator: " ")
         #expect(legend.contains("PRIO queuePriority, in the table and the QoS lanes"), "\(legend)")
         #expect(legend.contains("vlow low norm high vhigh"))
-        #expect(legend.contains("held QoS lanes: ready but not starting: its queue is suspended or released, or it was never added to one"))
+        #expect(legend.contains("held QoS lanes: ready but not starting: its queue is suspended or released, it was never added to one, or its queue has had room for it a while and not started it"))
     }
 
     @Test("names are not cut while the table has blank columns: what is left goes to the name", arguments: [80, 100])

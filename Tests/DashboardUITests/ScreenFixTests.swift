@@ -42,6 +42,27 @@ struct ScreenFixTests {
         #expect(lane.firstMatch(of: /\+\d+(?!\d| more)/) == nil, "an unnamed +N: \(lane)")
     }
 
+    @Test("QoS lanes: a ready operation its queue has had room for and not started is held, not next (its readiness was likely never told to the queue)")
+    func untoldReadyIsHeld() {
+        let (now, later) = untoldGateScript()
+        func defaultLane(_ model: DashboardModel) -> String {
+            text(model, board(model, select: 1)).split(separator: "\n").first { $0.contains("│DEF") }.map(String.init) ?? ""
+        }
+        // Within the grace the queue may still start it: it is next.
+        #expect(defaultLane(now).contains("next ◐1") && !defaultLane(now).contains("held"), "\(defaultLane(now))")
+        // Past it, with the queue's slot free all along, it is held, as the start order says.
+        #expect(defaultLane(later).contains("next - │ held ◐1"), "\(defaultLane(later))")
+        // A queue with no free slot is busy, not deaf: its ready work stays next however long it waits.
+        var busy = EventScript()
+        busy.queue(1, "busy", max: 1)
+        busy.add(1, queue: 1, "long")
+        busy.add(2, queue: 1, "after-long")
+        busy.start(1)
+        var waited = busy.model()
+        waited.advance(to: busy.time + waited.configuration.readyNotStartedGrace * 3)
+        #expect(defaultLane(waited).contains("next ◐2") && !defaultLane(waited).contains("held"), "\(defaultLane(waited))")
+    }
+
     @Test("QoS lanes (shown from 120x40): a crowded 'next' leaves room for 'held' (why ready work waits), and a row that does not fit ends in …")
     func crowdedLaneKeepsHeld() {
         var script = EventScript()

@@ -68,6 +68,19 @@ extension DashboardModel {
         return now >= since && now - since > configuration.readyNotStartedGrace ? since : nil
     }
 
+    /// Whether `queue` runs (not suspended, not released, not the main queue) with a free slot it
+    /// has had for longer than `readyNotStartedGrace`: a ready operation in it that has not started
+    /// by then is not ready in the queue's eyes. Lets a view look for such operations only where
+    /// they can be (the QoS lanes hold them).
+    package func leavesRoomUnused(_ queue: QueueID, now: UInt64? = nil) -> Bool {
+        let now = now ?? self.now
+        return stream.queues.withRecord(queue) { queue -> Bool in
+            let record = queue.pointee
+            guard !record.isReleased, !record.isSuspended, !record.isMainQueue, record.hasFreeSlot else { return false }
+            return now >= record.roomSince && now - record.roomSince > configuration.readyNotStartedGrace
+        } ?? false
+    }
+
     /// `isReadyNotStarted(_:now:)` by id, at the model's time unless `now` is given (the graph
     /// and the start order mark such an operation too).
     package func isReadyNotStarted(_ id: OperationID, now: UInt64? = nil) -> Bool {
