@@ -33,6 +33,41 @@ struct DiagnosisRulesTests {
         #expect(later.report().hasProblem)
     }
 
+    @Test("a dependency removed before it finished: the diagnosis and the warning name it (Foundation on Linux never releases the operation then); one removed after its finish is not blamed")
+    func removedUnfinishedDependency() throws {
+        var script = EventScript()
+        script.queue(1, "updates", max: 2)
+        script.add(1, queue: 1, "download")
+        script.add(2, queue: 1, "apply", after: [1])
+        script.start(1)
+        script.emit(.dependencyRemoved(operation: OperationID(2), dependency: OperationID(1)), after: 500_000_000)
+        var model = script.model()
+        let diagnosis = try #require(model.diagnosis(of: 2))
+        #expect(diagnosis.kind == .notReadyWithoutDependencies)
+        #expect(diagnosis.message == "#2 apply is not ready and has no dependencies (#1 download was removed from its dependencies "
+            + "501 ms after the add, before it finished: on Linux Foundation never takes a removed unfinished dependency off its "
+            + "count, so it stays not ready; only cancel() releases it)", "\(diagnosis.message)")
+        // Its finish afterwards changes nothing: it was unfinished when it was removed.
+        script.finish(1)
+        model = script.model()
+        model.advance(to: script.time + model.configuration.notReadyGrace + 1)
+        let warning = try #require(model.warnings().first { $0.operation == OperationID(2) })
+        #expect(warning.message == "#2 apply is not ready although it has no dependencies (#1 download was removed before it "
+            + "finished; Foundation on Linux never releases it then, only cancel() does)", "\(warning.message)")
+
+        // Removed once finished: Foundation had already counted it; the usual causes are named.
+        var after = EventScript()
+        after.queue(1, "updates", max: 2)
+        after.add(1, queue: 1, "download")
+        after.add(2, queue: 1, "apply", after: [1], ready: false)
+        after.run(1)
+        after.emit(.dependencyRemoved(operation: OperationID(2), dependency: OperationID(1)))
+        let settled = after.model()
+        let generic = try #require(settled.diagnosis(of: 2))
+        #expect(generic.message.contains("a custom isReady that says false, or Foundation lost count"), "\(generic.message)")
+        #expect(!generic.message.contains("#1 download was removed"))
+    }
+
     @Test("a dependency that has just finished: the moment before the ready event, reported only after the grace")
     func graceAfterAFinish() throws {
         var script = EventScript()

@@ -206,6 +206,9 @@ struct DemoProgramTests {
                 return (message.split(separator: " ").dropFirst().first.map(String.init) ?? "", kind)
             }, uniquingKeysWith: { first, _ in first })
             #expect(named["refresh-token"] == "readyNotStarted" && named["apply-update"] == "notReadyWithoutDependencies", "\(named)")
+            // The dependency's removal is named, not only the two usual causes.
+            let apply = diagnoses.compactMap { $0["message"] as? String }.first { $0.contains(" apply-update ") } ?? ""
+            #expect(apply.contains("download-update was removed from its dependencies"), "\(apply)")
         }
         #expect(exit == status, "\(demo) exited \(exit.map(String.init) ?? "?")")
     }

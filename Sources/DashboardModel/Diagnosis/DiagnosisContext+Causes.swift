@@ -74,9 +74,7 @@ extension DiagnosisContext {
             // Nothing it could be waiting for: not ready from the start, or since a dependency
             // was removed. No grace: no finish is on its way to make it ready.
             return Cause(kind: .notReadyWithoutDependencies, blockers: [], next: nil, root: id, length: 1, queue: queue,
-                         text: "\(label) is not ready and has no dependencies (a custom isReady that says false, or "
-                             + "Foundation lost count: on Linux removeDependency of an unfinished dependency never releases it; "
-                             + "only cancel() does)",
+                         text: "\(label) is not ready and has no dependencies (\(model.notReadyExplanation(of: record)))",
                          severity: 75, since: record.addedAt)
         }
         if !model.isStuckNotReady(id, now: now) {
@@ -91,8 +89,7 @@ extension DiagnosisContext {
         }
         return Cause(kind: .notReadyWithoutDependencies, blockers: [], next: nil, root: id, length: 1, queue: queue,
                      text: "\(label) is not ready although none of its dependencies is unfinished "
-                         + "(a custom isReady, or Foundation lost count: on Linux removeDependency of an unfinished "
-                         + "dependency never releases it; only cancel() does)",
+                         + "(\(model.notReadyExplanation(of: record)))",
                      severity: 75, since: record.addedAt)
     }
 
