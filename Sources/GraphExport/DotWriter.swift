@@ -35,7 +35,7 @@ enum DotWriter {
         var attributes = ["class=\"\(node.style.rawValue)\"", "fillcolor=\"\(colors.fill)\"", "color=\"\(colors.stroke)\"",
                           "fontcolor=\"\(colors.text)\""]
         if let root = node.root {
-            label += "\\nroot: " + root.rawValue
+            label += "\\nroot: " + root.exportWords
             attributes[0] = "class=\"\(node.style.rawValue) root\""
             attributes[2] = "color=\"#d00000\""
             attributes.append("penwidth=3")

@@ -11,7 +11,7 @@ struct ExportedGraph {
         var title: String
         var style: NodeStyle
         /// Why everything behind it waits, when it is a stuck root cause.
-        var root: StuckRoot?
+        var root: GraphRoot?
     }
 
     /// A queue and its operations, in id order.
@@ -54,7 +54,7 @@ struct ExportedGraph {
         var byQueue: [QueueID: [Node]] = [:]
         for record in records {
             let node = Node(id: record.id, title: record.label, style: NodeStyle(record, inCycle: model.isInCycle(record.id)),
-                            root: StuckRoot.of(record, in: model))
+                            root: GraphRoot.of(record, in: model))
             if let queue = record.queue, let queueRecord = model.queues[queue], !queueRecord.isReleased {
                 byQueue[queue, default: []].append(node)
             } else {
@@ -110,38 +110,7 @@ enum NodeStyle: String, CaseIterable {
     }
 }
 
-/// Why an operation is the root of a wait that will not end by itself. The same rule marks
-/// root causes on the dashboard's graph.
-enum StuckRoot: String {
-    case cycle = "in a dependency cycle"
-    case noQueue = "in no queue"
-    case suspended = "queue suspended"
-    case neverFinishes = "never finishes?"
-    case finishNotSignalled = "finish not signalled"
-    case notReady = "not ready, no reason"
-    case notStarted = "not started"
-
-    static func of(_ record: OperationRecord, in model: DashboardModel) -> StuckRoot? {
-        if model.isInCycle(record.id) { return .cycle }
-        switch record.state {
-        case .finished:
-            return nil
-        case .executing:
-            if record.unsignalledFinish { return .finishNotSignalled }
-            let running = record.runTime(now: model.now) ?? 0
-            return record.isAsynchronous && running > model.configuration.longAsynchronousExecution ? .neverFinishes : nil
-        case .pending, .ready:
-            guard let queue = record.queue, let queueRecord = model.queues[queue], !queueRecord.isReleased else { return .noQueue }
-            if queueRecord.isSuspended, record.state == .ready || record.isCancelled { return .suspended }
-            if record.state == .ready { return !record.isCancelled && model.isReadyNotStarted(record.id) ? .notStarted : nil }
-            guard record.state == .pending, !record.isCancelled, record.observation != .sampled else { return nil }
-            var lastFinish = record.addedAt
-            for dependency in record.dependencies {
-                guard let other = model.operations[dependency] else { return nil }
-                guard other.state == .finished else { return nil }
-                lastFinish = max(lastFinish, other.finishedAt ?? lastFinish)
-            }
-            return model.now > lastFinish && model.now - lastFinish > model.configuration.notReadyGrace ? .notReady : nil
-        }
-    }
+extension GraphRoot {
+    /// The root's words in an exported graph's second line (`root: in no queue`).
+    var exportWords: String { tag ?? "in a dependency cycle" }
 }

@@ -44,7 +44,7 @@ enum MermaidWriter {
 
     private static func statement(_ node: ExportedGraph.Node) -> String {
         var label = ExportText.mermaid(node.title)
-        if let root = node.root { label += "<br>root: " + ExportText.mermaid(root.rawValue) }
+        if let root = node.root { label += "<br>root: " + ExportText.mermaid(root.exportWords) }
         return "n\(node.id.rawValue)[\"\(label)\"]"
     }
 }

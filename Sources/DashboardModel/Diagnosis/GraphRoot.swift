@@ -1,8 +1,7 @@
-import DashboardModel
 import OperationEvents
 
-/// Why an operation is the root of a wait that will not end by itself: what the graph marks.
-/// The same rule marks roots in the exported graphs (GraphExport).
+/// Why an operation is the root of a wait that will not end by itself: what the dashboard's graph
+/// marks and the exported graphs (DOT, Mermaid) mark, by the same rule.
 package enum GraphRoot: Int, Sendable, Comparable {
     /// In a dependency cycle: it can never become ready.
     case cycle
@@ -39,15 +38,15 @@ package enum GraphRoot: Int, Sendable, Comparable {
     /// The fields of a record the rule reads, copied out (a few words, no arrays or strings):
     /// handing a whole record to a function copies it, and retains everything it holds.
     package struct Facts: Sendable {
-        var id: OperationID
-        var state: OperationState
-        var isCancelled: Bool
-        var isAsynchronous: Bool
-        var unsignalledFinish: Bool
-        var sampled: Bool
-        var queue: QueueID?
-        var addedAt: UInt64
-        var startedAt: UInt64?
+        package var id: OperationID
+        package var state: OperationState
+        package var isCancelled: Bool
+        package var isAsynchronous: Bool
+        package var unsignalledFinish: Bool
+        package var sampled: Bool
+        package var queue: QueueID?
+        package var addedAt: UInt64
+        package var startedAt: UInt64?
 
         /// The facts of the record at `pointer`, read field by field (on the frame path: no copy).
         @inline(__always)
@@ -78,16 +77,23 @@ package enum GraphRoot: Int, Sendable, Comparable {
         }
     }
 
-    /// The root `record` is, if any. `queues` is `QueueFlags(model)`, made once per frame.
-    package static func of(_ record: borrowing OperationRecord, in model: DashboardModel, queues: QueueFlags) -> GraphRoot? {
-        of(Facts(record), in: model, queues: queues, waitsOnUnfinished: false) { model.operations.read($0.id) { $0.dependencies } ?? [] }
+    /// Whether a queue is suspended and whether it was released, as the rule reads them.
+    package typealias QueueState = (suspended: Bool, released: Bool)
+
+    /// The root `record` is, if any, reading its queue from the model (the exports' use; a view
+    /// that draws many operations reads every queue once and passes `queueState`).
+    package static func of(_ record: borrowing OperationRecord, in model: DashboardModel) -> GraphRoot? {
+        let dependencies = record.dependencies
+        return of(Facts(record), in: model, waitsOnUnfinished: false,
+                  queueState: { queue in model.queues.read(queue) { (suspended: $0.isSuspended, released: $0.isReleased) } },
+                  dependencies: { _ in dependencies })
     }
 
     /// The root an operation with `facts` is, if any: a few comparisons. Only a pending
     /// operation none of whose dependencies is known to be unfinished (`waitsOnUnfinished`)
     /// reads its `dependencies` and their states.
-    package static func of(_ facts: Facts, in model: DashboardModel, queues: QueueFlags, waitsOnUnfinished: Bool,
-                           dependencies: (Facts) -> [OperationID]) -> GraphRoot? {
+    package static func of(_ facts: Facts, in model: DashboardModel, waitsOnUnfinished: Bool,
+                           queueState: (QueueID) -> QueueState?, dependencies: (Facts) -> [OperationID]) -> GraphRoot? {
         // Most models have no cycle: skip the set lookup per operation.
         if !model.cycles.isEmpty, model.isInCycle(facts.id) { return .cycle }
         switch facts.state {
@@ -98,7 +104,7 @@ package enum GraphRoot: Int, Sendable, Comparable {
             guard facts.isAsynchronous, let startedAt = facts.startedAt, model.now > startedAt else { return nil }
             return model.now - startedAt > model.configuration.longAsynchronousExecution ? .neverFinishes : nil
         case .pending, .ready:
-            guard let queue = facts.queue, let flags = queues.flags(queue), !flags.released else { return .noQueue }
+            guard let queue = facts.queue, let flags = queueState(queue), !flags.released else { return .noQueue }
             if flags.suspended, facts.state == .ready || facts.isCancelled { return .suspended }
             if facts.state == .ready { return !facts.isCancelled && model.isReadyNotStarted(facts.id) ? .notStarted : nil }
             guard facts.state == .pending, !facts.isCancelled, !facts.sampled, !waitsOnUnfinished else { return nil }
