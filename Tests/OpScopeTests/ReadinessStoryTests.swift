@@ -42,12 +42,17 @@ struct ReadinessStoryTests {
         let auth = ObservedOperationQueue(monitor: monitor, name: "auth")
         let told = Gate("told", notifies: true)
         let untold = Gate("untold", notifies: false)
+        // Not `waitUntilFinished()`: it can return as soon as Foundation marks the operation
+        // finished, a moment before Foundation calls the dependents (OpScope's hook among them);
+        // the completion block is dispatched after that.
+        let toldReported = DispatchSemaphore(value: 0)
+        told.completionBlock = { toldReported.signal() }
         sync.addOperation(told)
         auth.addOperation(untold)
         monitor.sampleNow()
         told.openGate()
         untold.openGate()
-        told.waitUntilFinished()
+        toldReported.wait()
         #expect(untold.isReady, "isReady reads true")
         monitor.sampleNow()
         clock.advance(seconds: 5)
