@@ -40,7 +40,12 @@ enum CommandLineArguments {
     /// message, and where the help is (`opscope --help`, or the subcommand's) unless the message
     /// already names a command to run.
     static func message(for error: any Error, arguments: [String]) -> String {
-        let message = ArgumentErrorLine.firstLine(OpScopeCommand.message(for: error))
+        var message = ArgumentErrorLine.firstLine(OpScopeCommand.message(for: error))
+        // A report's option on the dashboard is what to say, whatever the parser met first:
+        // `opscope demo --after 2` reads the 2 as the demo's name ("unknown demo '2'").
+        if let option = reportOnlyOption(in: arguments), reportCommand(for: "Unknown option '\(option)'", arguments: arguments) != nil {
+            message = "Unknown option '\(option)'"
+        }
         if let report = reportCommand(for: message, arguments: arguments) {
             return "\(message.trimmingCharacters(in: ["."])) for the dashboard; a report without a terminal takes it: \(report)"
         }
@@ -48,10 +53,22 @@ enum CommandLineArguments {
         return ArgumentErrorLine.pointing(message, to: helpCommand(for: error, arguments: arguments))
     }
 
+    /// The options only a report takes.
+    private static let reportOnlyOptions = ["--after", "--json", "--format", "--at"]
+
+    /// The first report-only option among `arguments` (`--after`, or `--after=2`'s name).
+    static func reportOnlyOption(in arguments: [String]) -> String? {
+        for argument in arguments where argument.hasPrefix("--") {
+            let name = String(argument.prefix { $0 != "=" })
+            if reportOnlyOptions.contains(name) { return name }
+        }
+        return nil
+    }
+
     /// For a report's option given to the dashboard (`opscope demo readiness --after 6`, an easy
     /// slip: both run a demo), the report command with the same arguments; nil otherwise.
     static func reportCommand(for message: String, arguments: [String]) -> String? {
-        guard ["--after", "--json", "--format", "--at"].contains(where: { message.hasPrefix("Unknown option '\($0)") }) else { return nil }
+        guard reportOnlyOptions.contains(where: { message.hasPrefix("Unknown option '\($0)") }) else { return nil }
         var rest = arguments
         if rest.first == "demo" {
             rest.removeFirst()

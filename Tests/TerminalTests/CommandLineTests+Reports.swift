@@ -79,6 +79,9 @@ extension CommandLineTests {
             ("demo readiness --after 6", "opscope report readiness --after 6"),
             ("readiness --json", "opscope report readiness --json"),
             ("demo --json", "opscope report tour --json"),
+            // Without a demo's name the parser reads the value as one ("unknown demo '2'").
+            ("demo --after 2", "opscope report tour --after 2"),
+            ("--after 2", "opscope report tour --after 2"),
         ]
         for (command, suggestion) in cases {
             let result = opscope(command)
