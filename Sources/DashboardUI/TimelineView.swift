@@ -7,7 +7,7 @@ import TerminalKit
 /// slot: the operations that ran at the same time sit on separate lanes, so a queue's
 /// concurrency is its height; the waiting parts share one row under them. The window ends at the
 /// moment shown (the time cursor: now, or the replay's position).
-struct TimelineView {
+package struct TimelineView {
     let theme: Theme
 
     /// The marks: waiting, running, ran (finished), cancelled.
@@ -72,17 +72,34 @@ struct TimelineView {
 
     private func drawLegend(into buffer: inout Buffer, _ area: Rect, cursor: String) {
         let marks = marks
+        let items = [(marks.waiting, "waiting", theme.style(state: .ready, cancelled: false)),
+                     (marks.running, "running", theme.style(state: .executing, cancelled: false)),
+                     (marks.ran, "ran", theme.style(state: .finished, cancelled: false)),
+                     (marks.cancelled, "cancelled", theme.style(state: .executing, cancelled: true))]
+        let note = Self.legendNote(cursor: cursor, waiting: marks.waiting, unicode: theme.unicode,
+                                   room: { gap in area.width - items.reduce(0) { $0 + 2 + $1.1.count + gap } })
         var x = area.x
-        for (mark, name, style) in [(marks.waiting, "waiting", theme.style(state: .ready, cancelled: false)),
-                                    (marks.running, "running", theme.style(state: .executing, cancelled: false)),
-                                    (marks.ran, "ran", theme.style(state: .finished, cancelled: false)),
-                                    (marks.cancelled, "cancelled", theme.style(state: .executing, cancelled: true))] {
+        for (mark, name, style) in items {
             x = buffer.write(String(mark), x: x, y: area.y, style: style, clip: area)
-            x = buffer.write(" \(name)   ", x: x, y: area.y, style: theme.dim, clip: area)
+            x = buffer.write(" \(name)" + String(repeating: " ", count: note.gap), x: x, y: area.y, style: theme.dim, clip: area)
         }
-        // Cut with `…` where it does not fit, as the legend says of every cut.
-        let note = (theme.unicode ? "│" : "|") + " the moment shown (" + cursor + "); lanes: what ran at once; " + String(marks.waiting) + " row: what waited"
-        buffer.write(TerminalText.truncate(note, to: area.maxX - x), x: x, y: area.y, style: theme.dim, clip: area)
+        // Cut with `…` only where even the shortest form does not fit, as the legend says of every cut.
+        buffer.write(TerminalText.truncate(note.text, to: area.maxX - x), x: x, y: area.y, style: theme.dim, clip: area)
+    }
+
+    /// The legend's note after the marks and the gap between the marks: the longest form that
+    /// fits whole in `room(gap)` columns, with the widest gap it allows (at 80 columns the full
+    /// sentence was cut after "lanes"); the shortest form when none fits.
+    package static func legendNote(cursor: String, waiting: Character, unicode: Bool, room: (Int) -> Int) -> (text: String, gap: Int) {
+        let bar = unicode ? "│" : "|"
+        let forms = ["\(bar) the moment shown (\(cursor)); lanes: what ran at once; \(waiting) row: what waited",
+                     "\(bar) shown: \(cursor); lanes: ran at once; \(waiting) row: waited",
+                     "\(bar) shown: \(cursor); lanes: ran at once",
+                     "\(bar) shown: \(cursor)"]
+        for text in forms {
+            if let gap = [3, 2].first(where: { TerminalText.width(text) <= room($0) }) { return (text, gap) }
+        }
+        return (forms[forms.count - 1], 2)
     }
 
     /// Draws the running part of `bar` on its lane, from the column after `after` (the end of

@@ -67,6 +67,24 @@ struct TimelineTests {
         #expect(plain)
     }
 
+    @Test("the legend is read whole: the full sentence where it fits, a shorter form at 80 columns (it was cut after 'lanes'), never a cut word")
+    func legendWhole() {
+        let (model, dashboard) = timelineBoard(busyScript(), select: 4)
+        for (width, height, words) in [(80, 24, "│ shown: now; lanes: ran at once│"),
+                                       (120, 40, "│ the moment shown (now); lanes: what ran at once; ░ row: what waited")] {
+            let lines = screen(model, dashboard, width: width, height: height).0.text.split(separator: "\n")
+            let legend = lines.first { $0.contains("░ waiting") }.map(String.init) ?? ""
+            #expect(legend.contains(words) && !legend.contains("…"), "\(width)x\(height): \(legend)")
+        }
+        // The forms, longest first, at the room each leaves (a replay's cursor is wider than "now").
+        let full = TimelineView.legendNote(cursor: "12.5 s", waiting: "░", unicode: true) { _ in 200 }
+        #expect(full.text == "│ the moment shown (12.5 s); lanes: what ran at once; ░ row: what waited" && full.gap == 3)
+        let narrow = TimelineView.legendNote(cursor: "12.5 s", waiting: "░", unicode: true) { gap in 44 - gap * 4 }
+        #expect(narrow.text == "│ shown: 12.5 s; lanes: ran at once" && narrow.gap == 2, "\(narrow)")
+        let tiny = TimelineView.legendNote(cursor: "now", waiting: ".", unicode: false) { _ in 5 }
+        #expect(tiny.text == "| shown: now", "the shortest form, left to the cut: \(tiny)")
+    }
+
     @Test("concurrency shows as stacked lanes: net runs three at once, so it takes at least three lanes")
     func lanes() {
         let (model, dashboard) = timelineBoard(busyScript(), select: 4)
