@@ -4,8 +4,8 @@ import TerminalKit
 
 /// Five QoS lanes: executing, next to start (in start order), held (ready, but their queue is
 /// suspended or released, they were never added to a queue, or their queue has had room for them
-/// for a while and not started them: they do not start next), and waiting on dependencies. A priority other than normal follows the id in the table's words
-/// (`●12(vhigh)`).
+/// for a while and not started them: they do not start next), and waiting on dependencies. A
+/// priority other than normal follows the id in the table's words (`●12(vhigh)`).
 struct QoSLanesView {
     let theme: Theme
 
