@@ -75,8 +75,14 @@ enum CommandLineArguments {
         } else if let first = rest.first, OpScopeCommand.configuration.subcommands.contains(where: { $0._commandName == first }) {
             return nil
         }
-        // A report needs the demo named; the dashboard's default is implied.
-        if rest.first?.hasPrefix("-") ?? true { rest.insert(Demo.standard.name, at: 0) }
+        // A report takes the demo's name first (`demo --at 3 readiness` is `report readiness --at 3`);
+        // where none is named, the dashboard's default is implied.
+        if rest.first?.hasPrefix("-") ?? true {
+            let named = rest.indices.first { index in
+                Demo.all.contains { $0.name == rest[index] } && !(index > 0 && reportOnlyOptions.contains(rest[index - 1]))
+            }
+            rest.insert(named.map { rest.remove(at: $0) } ?? Demo.standard.name, at: 0)
+        }
         return (["opscope", "report"] + rest).joined(separator: " ")
     }
 

@@ -82,6 +82,9 @@ extension CommandLineTests {
             // Without a demo's name the parser reads the value as one ("unknown demo '2'").
             ("demo --after 2", "opscope report tour --after 2"),
             ("--after 2", "opscope report tour --after 2"),
+            // Before the demo's name, the report command names the demo first.
+            ("demo --after 6 readiness", "opscope report readiness --after 6"),
+            ("demo --format json readiness", "opscope report readiness --format json"),
         ]
         for (command, suggestion) in cases {
             let result = opscope(command)
