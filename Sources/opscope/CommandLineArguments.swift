@@ -47,7 +47,9 @@ enum CommandLineArguments {
             message = "Unknown option '\(option)'"
         }
         if let report = reportCommand(for: message, arguments: arguments) {
-            return "\(message.trimmingCharacters(in: ["."])) for the dashboard; a report without a terminal takes it: \(report)"
+            // `--at` is a recording's moment; a demo's report says when as `--after`.
+            let takes = message.hasPrefix("Unknown option '--at'") ? "a demo's report takes the moment as --after" : "a report without a terminal takes it"
+            return "\(message.trimmingCharacters(in: ["."])) for the dashboard; \(takes): \(report)"
         }
         guard !message.contains("opscope ") else { return message }
         return ArgumentErrorLine.pointing(message, to: helpCommand(for: error, arguments: arguments))
@@ -83,6 +85,8 @@ enum CommandLineArguments {
             }
             rest.insert(named.map { rest.remove(at: $0) } ?? Demo.standard.name, at: 0)
         }
+        // The dashboard runs demos, and a demo's report refuses `--at` (a recording's option).
+        rest = rest.map { $0 == "--at" ? "--after" : $0.hasPrefix("--at=") ? "--after=" + $0.dropFirst(5) : $0 }
         return (["opscope", "report"] + rest).joined(separator: " ")
     }
 

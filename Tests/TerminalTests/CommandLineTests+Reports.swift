@@ -91,6 +91,15 @@ extension CommandLineTests {
             expectRefusal(result, "Unknown option", command)
             #expect(result.output.hasSuffix("a report without a terminal takes it: \(suggestion)"), "\(command): \(result.output)")
         }
+        // --at is a recording's moment: a demo's report refuses it, so the suggestion says --after.
+        for command in ["demo readiness --at 0.1", "demo --at=0.1 readiness"] {
+            let at = opscope(command)
+            expectRefusal(at, "Unknown option '--at'", command)
+            let suggestion = command.contains("=") ? "opscope report readiness --after=0.1" : "opscope report readiness --after 0.1"
+            #expect(at.output.hasSuffix("a demo's report takes the moment as --after: \(suggestion)"), "\(command): \(at.output)")
+            let suggested = opscope(String(suggestion.dropFirst("opscope ".count)))
+            #expect(suggested.output.contains("Queues") && suggested.status != 2, "\(suggestion): \(suggested.output.prefix(300))")
+        }
         // The suggestion runs.
         let report = opscope("report readiness --after 0.1")
         #expect(report.output.contains("Queues") && report.status != 2, "\(report.output.prefix(300))")
