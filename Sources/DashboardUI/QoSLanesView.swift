@@ -40,8 +40,7 @@ struct QoSLanesView {
                 if let queue = record.pointee.queue, running.contains(queue) {
                     // Ready in a running queue: next, unless its queue has not started it while it
                     // had room (the start order says "ready, not started" of the same operation).
-                    guard unusedRoom.contains(queue), !record.pointee.isCancelled,
-                          model.isReadyNotStarted(record.pointee.id, now: now) else { return }
+                    guard unusedRoom.contains(queue), model.isReadyNotStarted(record.pointee.id, now: now) else { return }
                 }
                 let lane = QoSClass.laneOrder.firstIndex(of: record.pointee.qualityOfService) ?? 2
                 counts[lane] += 1

@@ -40,17 +40,14 @@ enum CommandLineArguments {
     /// message, and where the help is (`opscope --help`, or the subcommand's) unless the message
     /// already names a command to run.
     static func message(for error: any Error, arguments: [String]) -> String {
-        var message = ArgumentErrorLine.firstLine(OpScopeCommand.message(for: error))
         // A report's option on the dashboard is what to say, whatever the parser met first:
         // `opscope demo --after 2` reads the 2 as the demo's name ("unknown demo '2'").
-        if let option = reportOnlyOption(in: arguments), reportCommand(for: "Unknown option '\(option)'", arguments: arguments) != nil {
-            message = "Unknown option '\(option)'"
-        }
-        if let report = reportCommand(for: message, arguments: arguments) {
+        if let option = reportOnlyOption(in: arguments), let report = reportCommand(arguments: arguments) {
             // `--at` is a recording's moment; a demo's report says when as `--after`.
-            let takes = message.hasPrefix("Unknown option '--at'") ? "a demo's report takes the moment as --after" : "a report without a terminal takes it"
-            return "\(message.trimmingCharacters(in: ["."])) for the dashboard; \(takes): \(report)"
+            let takes = option == "--at" ? "a demo's report takes the moment as --after" : "a report without a terminal takes it"
+            return "Unknown option '\(option)' for the dashboard; \(takes): \(report)"
         }
+        let message = ArgumentErrorLine.firstLine(OpScopeCommand.message(for: error))
         guard !message.contains("opscope ") else { return message }
         return ArgumentErrorLine.pointing(message, to: helpCommand(for: error, arguments: arguments))
     }
@@ -67,17 +64,17 @@ enum CommandLineArguments {
         return nil
     }
 
-    /// For a report's option given to the dashboard (`opscope demo readiness --after 6`, an easy
-    /// slip: both run a demo), the report command with the same arguments; nil otherwise.
-    static func reportCommand(for message: String, arguments: [String]) -> String? {
-        guard reportOnlyOptions.contains(where: { message.hasPrefix("Unknown option '\($0)") }) else { return nil }
+    /// For arguments of the dashboard that hold a report's option (`opscope demo readiness --after
+    /// 6`, an easy slip: both run a demo), the report command with the same arguments; nil for
+    /// another command's.
+    static func reportCommand(arguments: [String]) -> String? {
         var rest = arguments
         if rest.first == "demo" {
             rest.removeFirst()
         } else if let first = rest.first, OpScopeCommand.configuration.subcommands.contains(where: { $0._commandName == first }) {
             return nil
         }
-        // A report takes the demo's name first (`demo --at 3 readiness` is `report readiness --at 3`);
+        // A report takes the demo's name first (`demo --after 3 readiness` is `report readiness --after 3`);
         // where none is named, the dashboard's default is implied.
         if rest.first?.hasPrefix("-") ?? true {
             let named = rest.indices.first { index in

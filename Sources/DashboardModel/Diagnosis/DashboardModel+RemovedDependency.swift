@@ -1,16 +1,15 @@
 import OperationEvents
 
 extension DashboardModel {
-    /// The latest dependency removed from an operation before that dependency finished, with the
-    /// removal's time. Foundation on Linux counts an operation's unfinished dependencies and
+    /// The latest dependency removed from an operation before that dependency finished (its
+    /// label), with the removal's time. Foundation on Linux counts an operation's unfinished dependencies and
     /// `removeDependency` does not take one off that count, so the operation is never made ready
     /// (only `cancel()` releases it). Nil when no such removal is in the operation's kept history,
     /// or the removed dependency is no longer retained (its finish is then unknown).
-    package func unfinishedDependencyRemoval(of record: borrowing OperationRecord) -> (dependency: OperationID, time: UInt64)? {
+    package func unfinishedDependencyRemoval(of record: borrowing OperationRecord) -> (label: String, time: UInt64)? {
         for change in record.history.reversed() where change.key == .dependencies && !change.value {
-            let dependency = OperationID(Int(change.detail))
-            guard let finished = operations.read(dependency, { $0.finishedAt }) else { continue }
-            if finished.map({ $0 > change.time }) ?? true { return (dependency, change.time) }
+            guard let (finished, label) = operations.read(OperationID(Int(change.detail)), { ($0.finishedAt, $0.label) }) else { continue }
+            if finished.map({ $0 > change.time }) ?? true { return (label, change.time) }
         }
         return nil
     }
@@ -22,9 +21,8 @@ extension DashboardModel {
             return "a custom isReady that says false, or Foundation lost count: on Linux removeDependency of an "
                 + "unfinished dependency never releases it; only cancel() does"
         }
-        let dependency = operations.read(removal.dependency) { $0.label } ?? removal.dependency.description
         let after = removal.time >= record.addedAt ? " \(DurationText.format(removal.time - record.addedAt)) after the add" : ""
-        return "\(dependency) was removed from its dependencies\(after), before it finished: on Linux Foundation "
+        return "\(removal.label) was removed from its dependencies\(after), before it finished: on Linux Foundation "
             + "never takes a removed unfinished dependency off its count, so it stays not ready; only cancel() releases it"
     }
 }

@@ -160,8 +160,7 @@ extension DashboardModel {
                 let why = record.dependencies.isEmpty ? "it has no dependencies" : "none of its dependencies is unfinished"
                 // The removed dependency, when the history shows one, instead of the two usual causes.
                 let cause = unfinishedDependencyRemoval(of: record).map { removal in
-                    (operations.read(removal.dependency) { $0.label } ?? removal.dependency.description)
-                        + " was removed before it finished; Foundation on Linux never releases it then, only cancel() does"
+                    removal.label + " was removed before it finished; Foundation on Linux never releases it then, only cancel() does"
                 } ?? "a custom isReady, or Foundation lost count after removeDependency"
                 result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
                                       message: "\(label) is not ready although \(why) (\(cause))"))
