@@ -45,7 +45,7 @@ public struct DisplayOptions: ParsableArguments {
         guard speed.isFinite, speed > 0, speed < 1 else { return configuration }
         func scaled(_ nanoseconds: UInt64) -> UInt64 { UInt64(min(Double(nanoseconds) / speed, 1e18)) }
         configuration.finishedRetention = scaled(configuration.finishedRetention)
-        configuration.longAsynchronousExecution = scaled(configuration.longAsynchronousExecution)
+        configuration.longExecution = scaled(configuration.longExecution)
         configuration.cancelledStillExecuting = scaled(configuration.cancelledStillExecuting)
         return configuration
     }

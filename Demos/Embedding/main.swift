@@ -15,5 +15,5 @@ if isatty(STDOUT_FILENO) == 1 {
     try OpScopeDashboard.run(monitor)                        // until q
 } else {
     let report = OpScopeDashboard.report(monitor)            // the state, in-process
-    print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+    print(report.jsonString())
 }

@@ -83,14 +83,15 @@ public struct FilterQuery: Sendable, Equatable {
         ("deps", [.waitingOnDependencies]), ("dependencies", [.waitingOnDependencies]),
         ("suspended", [.queueSuspended]), ("limit", [.concurrencyLimit]), ("slot", [.concurrencyLimit]),
         ("turn", [.waitingForTurn]), ("next", [.waitingForTurn]), ("noqueue", [.notInAnyQueue]),
-        ("cycle", [.cycle]), ("cancelled", [.cancelledWaitingForSlot]), ("notready", [.notReadyWithoutDependencies]),
+        ("cycle", [.cycle]), ("cancelled", [.cancelledWaitingForSlot]), ("notready", [.notReadyWithoutDependencies, .heldByCondition]),
+        ("condition", [.heldByCondition]),
         ("notstarted", [.readyNotStarted]),
         ("stuck", []),
     ] + Diagnosis.Kind.allCases.map { ($0.rawValue.lowercased(), [$0]) }
 
     /// The reasons `why:` names to people (the help and a refused value list the same ones),
     /// leaving out the synonyms and the diagnosis kinds' own names.
-    static let reasonsHint = ["deps", "suspended", "limit", "turn", "noqueue", "cycle", "cancelled", "notready", "notstarted", "stuck"]
+    static let reasonsHint = ["deps", "suspended", "limit", "turn", "noqueue", "cycle", "cancelled", "notready", "condition", "notstarted", "stuck"]
 
     private static func check(_ key: Key, _ value: String) -> String? {
         switch key {

@@ -36,8 +36,8 @@ struct HelpOverlay {
             + "(at most \(configuration.maximumRetainedFinished)); older ones are counted per queue."
         wrapped(retention, theme.dim)
         // Both scale with --speed as the retention does: the help is where a slowed demo says so.
-        let delays = "The \"too long\" warnings wait \(DurationText.format(configuration.longAsynchronousExecution)) for an "
-            + "asynchronous operation still executing, \(DurationText.format(configuration.cancelledStillExecuting)) for a cancelled one."
+        let delays = "The \"too long\" warnings wait \(DurationText.format(configuration.longExecution)) for an "
+            + "operation still executing, \(DurationText.format(configuration.cancelledStillExecuting)) for a cancelled one."
         wrapped(delays, theme.dim)
         heading("Keys")
         for binding in KeyBindings.all {

@@ -114,8 +114,9 @@ extension Interaction {
             switch warning.kind {
             case .unsignalledFinish: "finish not signalled (isFinished reads true, its queue was never told)"
             case .longRunningAsynchronous: "asynchronous, executing \(running): never calls finish()?"
+            case .longRunningSynchronous: "executing \(running): main() never returns?"
             case .cancelledStillExecuting: "cancelled, still executing after \(running): does it check isCancelled?"
-            case .notReadyWithoutDependencies, .readyNotStarted, .dependencyNeverEnqueued, .cycle, .suspendedQueueWithWork, .droppedEvents: nil
+            case .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted, .dependencyNeverEnqueued, .cycle, .suspendedQueueWithWork, .droppedEvents: nil
             }
         }
         return record.label + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))

@@ -103,7 +103,8 @@ public struct RootCauseGroups: Sendable {
         case .cycle:
             if let index = model.cycles.firstIndex(where: { $0.contains(terminal.operation) }) { return .cycle(index) }
             return .operation(terminal.operation)
-        case .notInAnyQueue, .notReadyWithoutDependencies, .readyNotStarted, .waitingOnDependencies: return .operation(terminal.operation)
+        case .notInAnyQueue, .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted, .waitingOnDependencies:
+            return .operation(terminal.operation)
         }
     }
 
@@ -122,13 +123,15 @@ public struct RootCauseGroups: Sendable {
                 if record.isCancelled { text += ", cancelled but still running" }
                 guard warned.contains(id) else { return (text, 5) }
                 if record.unsignalledFinish { return (text + ": finish not signalled (no didChangeValue(forKey: \"isFinished\"))", 2) }
-                if record.isAsynchronous, !record.isCancelled { return (text + ": " + Diagnosis.unfinishedAsynchronousAdvice, 2) }
+                if !record.isCancelled {
+                    return (text + ": " + (record.isAsynchronous ? Diagnosis.unfinishedAsynchronousAdvice : Diagnosis.unreturnedSynchronousAdvice), 2)
+                }
                 return (text + ": does it check isCancelled? Its dependents wait until it finishes", 2)
             }
             guard let diagnosis = byOperation[id] else { return (record.label, 8) }
             switch diagnosis.kind {
             case .notInAnyQueue: return (diagnosis.message, 1)
-            case .notReadyWithoutDependencies, .readyNotStarted: return (diagnosis.message, 3)
+            case .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted: return (diagnosis.message, 3)
             default: return (diagnosis.message, 6)
             }
         case .suspended(let queue):
@@ -153,15 +156,16 @@ enum StuckOperations {
     static func find(_ model: DashboardModel) -> Set<OperationID> {
         let troubled = Set(model.warnings().compactMap { warning -> OperationID? in
             switch warning.kind {
-            case .longRunningAsynchronous, .unsignalledFinish, .cancelledStillExecuting, .notReadyWithoutDependencies,
-                 .readyNotStarted, .dependencyNeverEnqueued: warning.operation
+            case .longRunningAsynchronous, .longRunningSynchronous, .unsignalledFinish, .cancelledStillExecuting,
+                 .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted, .dependencyNeverEnqueued: warning.operation
             case .cycle, .droppedEvents, .suspendedQueueWithWork: nil
             }
         })
         let diagnoses = model.diagnoses()
         var kinds: [OperationID: Diagnosis.Kind] = [:]
         for diagnosis in diagnoses { kinds[diagnosis.operation] = diagnosis.kind }
-        let hopeless: Set<Diagnosis.Kind> = [.cycle, .queueSuspended, .notInAnyQueue, .notReadyWithoutDependencies, .readyNotStarted]
+        let hopeless: Set<Diagnosis.Kind> = [.cycle, .queueSuspended, .notInAnyQueue, .notReadyWithoutDependencies, .heldByCondition,
+                                             .readyNotStarted]
         var result = troubled
         for diagnosis in diagnoses {
             let suspendedQueue = diagnosis.queue.flatMap { model.queues[$0]?.isSuspended } ?? false

@@ -97,7 +97,7 @@ enum Vocabulary {
     ])
 
     static let queueObservations = Words<QueueObservation>(entries: [
-        ("observed", .observed), ("sampled", .sampled),
+        ("observed", .observed), ("sampled", .sampled), ("reported", .reported),
     ])
 }
 

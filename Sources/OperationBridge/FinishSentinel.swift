@@ -64,6 +64,18 @@ final class FinishSentinel: Operation, @unchecked Sendable {
         armed.store(true, ordering: .releasing)
     }
 
+    /// Stops watching a target that was never handed to Foundation by this arming (a duplicate
+    /// announcement), and goes back to the pool.
+    func disarm() {
+        guard armed.exchange(false, ordering: .acquiringAndReleasing), let target, let monitor else { return }
+        self.target = nil
+        self.monitor = nil
+        removeDependency(target.takeUnretainedValue())
+        let survivor = keepAlive
+        keepAlive = nil
+        monitor.sentinelPool.recycle(survivor)
+    }
+
     /// While armed, the only caller is Foundation finishing the target: it reads this getter
     /// after the target's last dependent-count decrement. Calls made while arming or releasing
     /// (Foundation re-reads readiness after `addDependency` / `removeDependency`) find it disarmed.

@@ -32,8 +32,13 @@ extension MonitorCore {
         if let barrier = targets.first(where: { $0.operation == nil }) {
             throw CommandError(.unsupported, "\(barrier.id) is a barrier block; only cancel-all of its queue cancels it")
         }
-        detachDependencies(targets.compactMap(\.operation))
-        for target in targets { target.operation?.cancel() }
+        for target in targets {
+            guard let operation = target.operation else { continue }
+            // Operations whose finish no hook sees are held from here (see `CancelledShield`);
+            // hooked and instrumented ones are held at their finish, still alive then.
+            if case .sampled = target.kind { CancelledShield.protect(operation, dependencies: operation.dependencies) }
+            operation.cancel()
+        }
         var hooked: [SamplingWindow.Entry] = []
         var sampled: [OperationID] = []
         for target in targets where target.operation?.isCancelled == true {
@@ -61,40 +66,24 @@ extension MonitorCore {
         return CommandReceipt(message: "cancelled \(names)\(note)", operations: targets.map(\.id))
     }
 
-    /// Before a command cancels operations: removes each one's dependencies.
-    ///
-    /// Foundation on Linux keeps a dependent in its dependency's list, unretained, after the
-    /// dependent was cancelled and finished early; when the dependency finishes it touches the
-    /// dependent again, freed or already unlinked from its queue, and the process crashes
-    /// (reproduced with plain BlockOperations, with `cancel()` and with `cancelAllOperations()`).
-    /// Removing the dependency first unlinks it; `cancel()` then makes the operation ready, and
-    /// it finishes as cancelled, as it would have.
-    ///
-    /// Finished dependencies are removed too: `isFinished` turns true before Foundation walks
-    /// the finished operation's dependents, and a dependent cancelled, run and released in that
-    /// window crashed the process the same way (seen about once in four test runs). Removing
-    /// waits for that walk (it takes the same lock), so afterwards nothing refers to the
-    /// dependent unretained. Reads app getters: never under a lock.
-    func detachDependencies(_ operations: [Operation]) {
-        for operation in operations where !operation.isFinished {
-            for dependency in operation.dependencies {
-                operation.removeDependency(dependency)
-            }
-        }
-    }
-
     /// Finds operations by id, by walking the observed queues (commands are rare; the walk is
     /// Foundation's O(n) `operations`). Throws, naming the first id that is unknown or gone.
     func locate(_ requested: [OperationID]) throws -> [LocatedOperation] {
         var wanted = Set(requested)
         var found: [OperationID: LocatedOperation] = [:]
-        // Every live queue is loaded, and the observed ones picked, after the lock: a queue the
-        // cast dropped under it could be released there for the last time (see `QueueEntry.object`).
-        let loaded = withRegistry { registry in registry.queues.values.compactMap { entry in entry.queue.map { ($0, entry.id) } } }
-        let queues = loaded.compactMap { queue, id in (queue as? ObservedOperationQueue).map { ($0, id) } }
+        // Hooked operations live in observed queues and in those whose adds the program reports.
+        // Only those queues are loaded, and every one loaded is kept past the lock: one dropped
+        // under it could be released there for the last time (its deinit takes the lock).
+        let queues = withRegistry { registry in
+            registry.queues.values.compactMap { entry in
+                entry.observation == .sampled ? nil : entry.queue.map { ($0, entry.id) }
+            }
+        }
         for (queue, queueID) in queues where !wanted.isEmpty {
-            for barrier in queue.pendingBarriers() where wanted.remove(barrier.id) != nil {
-                found[barrier.id] = LocatedOperation(id: barrier.id, operation: nil, queue: queueID, kind: .barrier)
+            if let observed = queue as? ObservedOperationQueue {
+                for barrier in observed.pendingBarriers() where wanted.remove(barrier.id) != nil {
+                    found[barrier.id] = LocatedOperation(id: barrier.id, operation: nil, queue: queueID, kind: .barrier)
+                }
             }
             let members = queue.operations
             withRegistry { registry in
@@ -177,14 +166,20 @@ extension MonitorCore {
         let (entry, queue) = try locateQueue(id)
         try refuseMainQueue(entry, "cancelAllOperations()")
         let count = queue.operationCount
-        // Not `cancelAllOperations()`: it would also cancel operations added while it runs,
-        // before their dependencies could be detached (see `detachDependencies`);
-        // the queue's operations at this moment are cancelled one by one instead.
-        emit(.queueCancelledAll(queue: id))
-        let members = queue.operations
-        detachDependencies(members)
-        for member in members { member.cancel() }
-        if let observed = queue as? ObservedOperationQueue { didCancelAll(in: observed) }
+        if let observed = queue as? ObservedOperationQueue {
+            // Its override reports the call and what it cancelled.
+            observed.cancelAllOperations()
+        } else {
+            // The queue's own `cancelAllOperations()` (a subclass's override included): the
+            // command does what it names. Operations whose finish no hook sees are held first
+            // (see `CancelledShield`).
+            emit(.queueCancelledAll(queue: id))
+            if entry.observation == .sampled {
+                for member in queue.operations { CancelledShield.protect(member, dependencies: member.dependencies) }
+            }
+            queue.cancelAllOperations()
+            didCancelAll(reportedIn: id)
+        }
         return CommandReceipt(message: "cancelled all \(count) operation\(count == 1 ? "" : "s") of \(id)")
     }
 
@@ -196,7 +191,7 @@ extension MonitorCore {
             return CommandReceipt(message: "\(id) is already \(suspended ? "suspended" : "running")")
         }
         queue.isSuspended = suspended
-        if entry.observation == .sampled {
+        if entry.observation != .observed {
             withRegistry { _ in
                 entry.info.isSuspended = suspended
                 emit(.queueSuspended(queue: id, suspended: suspended))
@@ -213,7 +208,7 @@ extension MonitorCore {
         try refuseMainQueue(entry, "maxConcurrentOperationCount")
         let previous = queue.maxConcurrentOperationCount
         queue.maxConcurrentOperationCount = count
-        if entry.observation == .sampled {
+        if entry.observation != .observed {
             withRegistry { _ in
                 entry.info.maxConcurrentOperationCount = count
                 emit(.queueMaxConcurrency(queue: id, count: count))

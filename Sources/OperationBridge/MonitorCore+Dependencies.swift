@@ -31,10 +31,21 @@ extension MonitorCore {
 
     /// Registers an operation the monitor sees outside an observed queue: one seen only as a
     /// dependency (`queue == nil`) or one of a tracked queue. Instrumented ones report their own
-    /// changes from then on; others are sampled.
-    func registerSampled(_ operation: Operation, queue: QueueID?, source: EventOrigin = .exact) -> OperationID {
+    /// changes from then on; others are sampled. With `readingDependencies` its dependencies are
+    /// read and announced with it (a tracked queue's walk); a dependency is registered without
+    /// reading its own (no recursion: a chain of them is read one link per sampling tick). A
+    /// dependency-only operation found in a queue joins it, announced again with its queue.
+    @discardableResult
+    func registerSampled(_ operation: Operation, queue: QueueID?, source: EventOrigin = .exact,
+                         readingDependencies: Bool = false) -> OperationID {
         let observation: ObservationMode = operation is ObservableOperation ? .instrumented : (queue == nil ? .external : .sampled)
-        let info = describeUnqueued(operation, queue: queue, observation: observation)
+        var info = describeUnqueued(operation, queue: queue, observation: observation)
+        var dependencyObjects: [ObjectIdentifier] = []
+        if readingDependencies {
+            let dependencies = operation.dependencies
+            dependencyObjects = dependencies.map(ObjectIdentifier.init)
+            info.dependencies = resolveDependencies(dependencies)
+        }
         let keys = SampledKeys(reading: operation)
         let object = ObjectIdentifier(operation)
         var loaded: [Operation] = []
@@ -60,6 +71,22 @@ extension MonitorCore {
                 }
                 return (id, false)
             }
+            if let known = registry.objects[sampled: object], known.operation === operation {
+                if let queue, known.queue == nil, !known.finishedReported {
+                    // Known as a dependency only, now found in this queue.
+                    known.queue = queue
+                    registry.queues[queue]?.members.insert(object)
+                    registry.unqueued.removeAll { $0 == object }
+                    if readingDependencies {
+                        known.dependencies = info.dependencies
+                        known.dependencyObjects = dependencyObjects
+                    }
+                    var announced = info
+                    announced.id = known.id
+                    emit(.operationAdded(announced), source: source)
+                }
+                return (known.id, false)
+            }
             if let id = registry.objects.id(of: operation) { return (id, false) }
             let id = allocateOperationID()
             var announced = info
@@ -67,6 +94,9 @@ extension MonitorCore {
             emit(.operationAdded(announced), source: source)
             let entry = SampledEntry(id: id, operation: operation, queue: queue, keys: keys)
             entry.startedReported = keys.isExecuting
+            entry.dependencies = info.dependencies
+            entry.dependencyObjects = dependencyObjects
+            entry.dependenciesRead = readingDependencies
             registry.objects[sampled: object] = entry
             if let queue {
                 registry.queues[queue]?.members.insert(object)
@@ -94,7 +124,7 @@ extension MonitorCore {
             priorityIsExplicit: explicit, qualityOfService: qos, isAsynchronous: operation.isAsynchronous,
             dependencies: [], observation: observation ?? (instrumented != nil ? .instrumented : .external),
             isReady: operation.isReady, isExecuting: operation.isExecuting, isCancelled: operation.isCancelled)
-        info.typeNameStorage = instrumented.map(reportedTypeName(of:)) ?? typeNames.name(of: operation)
+        info.typeNameStorage = typeNames.name(of: operation)
         return info
     }
 

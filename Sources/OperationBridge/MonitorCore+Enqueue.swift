@@ -29,14 +29,30 @@ extension MonitorCore {
         }
     }
 
+    /// See `OperationMonitor.willAdd(_:to:hiddenDependencies:)`: an add to a queue of a class the
+    /// monitor does not own, reported by the program before it hands the operation to Foundation.
+    /// Nil for an `ObservedOperationQueue` of this monitor, which reports its adds itself.
+    func willAdd(_ operation: Operation, to queue: OperationQueue, hiddenDependencies: [Operation]) -> OperationID? {
+        if let observed = queue as? ObservedOperationQueue, observed.core === self { return nil }
+        let queueID = register(queue)
+        // The app's getter (a subclass may override it): read here, under no lock.
+        let serial = queue.maxConcurrentOperationCount == 1
+        if let instrumented = operation as? ObservableOperation {
+            return registerInstrumented(instrumented, queue: queueID, serial: serial, barriers: [],
+                                        hidden: resolveDependencies(hiddenDependencies))
+        }
+        return registerHooked(operation, queue: queueID, serial: serial, barriers: [], held: nil, hidden: hiddenDependencies)
+    }
+
     /// An `ObservableOperation`: it reports its own key changes; only its arrival is announced
     /// here. Everything is read from its link flags (no Foundation lock is taken).
     private func registerInstrumented(
-        _ operation: ObservableOperation, queue: QueueID, serial: Bool, barriers: [OperationID]
+        _ operation: ObservableOperation, queue: QueueID, serial: Bool, barriers: [OperationID], hidden: [OperationID] = []
     ) -> OperationID {
         let flags = operation.currentFlags
         let id = flags.contains(.registered) ? OperationID(operation.linkID) : allocateOperationID()
         var dependencies = flags.contains(.hasDependencies) ? resolveDependencies(operation.dependencies) : []
+        dependencies += hidden
         dependencies += barriers
         let declared = OperationPriority(foundation: operation.queuePriority)
         let explicit = flags.contains(.priorityExplicit)
@@ -48,7 +64,7 @@ extension MonitorCore {
             qualityOfService: qos, isAsynchronous: operation.isAsynchronous,
             dependencies: dependencies, observation: .instrumented,
             isReady: flags.contains(.ready), isCancelled: flags.contains(.cancelSet))
-        info.typeNameStorage = reportedTypeName(of: operation)
+        info.typeNameStorage = typeNames.name(of: operation)
         emit(.operationAdded(info))
         if !flags.contains(.registered) { operation.attach(to: self, id: id) }
         operation.register(announced: flags, adding: LinkFlags.effective(effective).union(.queued))
@@ -56,12 +72,15 @@ extension MonitorCore {
     }
 
     /// Any other operation: a pooled sentinel reports its finish exactly; the sampler watches its
-    /// start. `held` marks an add to a suspended queue.
+    /// start. `held` marks an add to a suspended queue; `hidden` are dependencies the operation's
+    /// `dependencies` does not list (a framework's conditions), as its framework reports them.
     private func registerHooked(_ operation: Operation, queue: QueueID, serial: Bool, barriers: [OperationID],
-                                held: SuspensionMark?) -> OperationID {
+                                held: SuspensionMark?, hidden: [Operation] = []) -> OperationID {
         let object = ObjectIdentifier(operation)
-        let ownDependencies = resolveDependencies(operation.dependencies)
-        let dependencies = ownDependencies + barriers
+        let visible = operation.dependencies
+        let ownDependencies = resolveDependencies(visible)
+        let hiddenIDs = resolveDependencies(hidden)
+        let dependencies = ownDependencies + hiddenIDs + barriers
         let declared = OperationPriority(foundation: operation.queuePriority)
         let qos = QoSClass(foundation: operation.qualityOfService)
         let effective = effectivePriority(declared: declared, explicit: nil, qos: qos, serialQueue: serial)
@@ -79,18 +98,27 @@ extension MonitorCore {
         sentinel.arm(for: operation, monitor: self, id: OperationID(0), queue: queue)
         sentinel.effectivePriority = effective
         var wakeSampler = false
+        var duplicate = false
         let id = withRegistry { registry -> OperationID in
+            // The sentinel takes the operation's place in the table (one lookup). A
+            // dependency-only operation now joins a queue: it keeps its id.
+            switch registry.objects.fileHooked(sentinel, for: object) {
+            case .sampled(let known)? where known.operation === operation:
+                sentinel.id = known.id
+            case .hooked(let armed)?:
+                // Announced twice for one add (a queue class and its delegate both reporting):
+                // the first sentinel keeps watching. (The caller holds the operation, so the
+                // identifier is this operation's: a hooked entry is replaced at its finish.)
+                registry.objects[hooked: object] = armed
+                duplicate = true
+                return armed.id
+            default:
+                sentinel.id = allocateOperationID()
+            }
             // The sampler watches the start: started (or woken from its rest) if it is not running.
             if !registry.samplerStarted, configuration.samplesAutomatically {
                 registry.samplerStarted = true
                 wakeSampler = true
-            }
-            // The sentinel takes the operation's place in the table (one lookup). A
-            // dependency-only operation now joins a queue: it keeps its id.
-            if case .sampled(let known)? = registry.objects.fileHooked(sentinel, for: object), known.operation === operation {
-                sentinel.id = known.id
-            } else {
-                sentinel.id = allocateOperationID()
             }
             var info = OperationInfo(
                 id: sentinel.id, queue: queue, name: name, typeName: "", priority: declared,
@@ -113,16 +141,26 @@ extension MonitorCore {
                 priority: effective)
             return sentinel.id
         }
+        if duplicate {
+            sentinel.disarm()
+            return id
+        }
         if wakeSampler { sampler.start() }
         if !ready, !cancelled {
-            waitForDependencies(of: id, dependencies: dependencies, objects: operation.dependencies, queue: queue)
+            waitForDependencies(of: id, dependencies: dependencies, objects: visible + hidden, queue: queue)
         }
         return id
     }
 
-    /// The type name shown for an operation; blocks the queue wrapped keep their familiar name.
-    func reportedTypeName(of operation: ObservableOperation) -> TypeNameStorage {
-        if let block = operation as? ObservableBlockOperation, block.createdByQueue { return .text("BlockOperation") }
-        return typeNames.name(of: operation)
+    /// The start of a block operation an observed queue made, from inside its block (Foundation
+    /// has just made it executing): exact, and the sampler, which would see it later, does not
+    /// report it again.
+    func blockStarted(_ object: ObjectIdentifier) {
+        let time = clock.now()
+        withRegistry { registry in
+            guard let sentinel = registry.objects[hooked: object], !sentinel.seenStarted else { return }
+            sentinel.seenStarted = true
+            push(.started(operation: sentinel.id), time: time, source: .exact)
+        }
     }
 }

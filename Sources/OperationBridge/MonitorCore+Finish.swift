@@ -53,13 +53,9 @@ extension MonitorCore {
             releaseWaiters(of: id, in: &registry, time: time, source: .exact)
             if filed { registry.retired.file(identity, for: object) }
         }
-        // Still alive here (its queue releases it after this): see `CancelledDependents`.
-        if cancelled {
-            CancelledDependents.unlink(operation) { dependency in
-                operation.removeDependency(dependency)
-                operation.addDependency(dependency)
-            }
-        }
+        // Still alive here (its queue releases it after this): see `CancelledShield`. Its
+        // dependencies are read (the app's getter), never changed.
+        if cancelled { CancelledShield.protect(operation, dependencies: operation.dependencies) }
     }
 
     /// Reports cancellations of foreign operations the monitor did not make itself (after

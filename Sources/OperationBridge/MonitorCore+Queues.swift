@@ -6,7 +6,7 @@ extension MonitorCore {
     func queueAppeared(_ queue: ObservedOperationQueue) {
         let info = queue.currentInfo()
         withRegistry { registry in
-            registry.queues[queue.queueID] = QueueEntry(id: queue.queueID, queue: queue, observation: .observed, info: info)
+            registry.file(QueueEntry(id: queue.queueID, queue: queue, observation: .observed, info: info))
             emit(.queueAppeared(info))
         }
     }
@@ -14,7 +14,7 @@ extension MonitorCore {
     /// An `ObservedOperationQueue` is being deallocated.
     func queueReleased(_ id: QueueID) {
         withRegistry { registry in
-            registry.queues[id] = nil
+            registry.forget(id)
             registry.windows[id] = nil
             emit(.queueReleased(queue: id))
         }
@@ -59,27 +59,79 @@ extension MonitorCore {
         }
     }
 
+    /// After the command's `cancelAllOperations()` of a queue that is no `ObservedOperationQueue`
+    /// (its override reports itself): reports what it cancelled of the operations whose cancel
+    /// no hook sees (hooked ones of a reported queue, sampled ones of a tracked queue).
+    func didCancelAll(reportedIn queue: QueueID) {
+        var cancelled: [SamplingWindow.Entry] = []
+        for (entry, operation) in hookedEntries(of: queue) where operation.isCancelled {
+            cancelled.append(entry)
+        }
+        foreignCancelled(cancelled, source: .exact)
+        // Loaded under the lock, read and released after it (their getters are the app's).
+        let members: [(SampledEntry, Operation)] = withRegistry { registry in
+            guard let entry = registry.queues[queue] else { return [] }
+            return entry.members.compactMap { object in
+                guard let sampled = registry.objects[sampled: object], let operation = sampled.operation else { return nil }
+                return (sampled, operation)
+            }
+        }
+        let readings = members.map { $0.1.isCancelled }
+        withRegistry { _ in
+            for ((sampled, _), isCancelled) in zip(members, readings)
+            where isCancelled && !sampled.keys.isCancelled && !sampled.finishedReported {
+                sampled.keys.isCancelled = true
+                emit(.cancelled(operation: sampled.id))
+            }
+        }
+    }
+
     // MARK: Tracking queues the app did not create as observed
 
     /// See `OperationMonitor.track(_:)`.
     @discardableResult
     func track(_ queue: OperationQueue) -> QueueID {
+        adopt(queue, as: .sampled)
+    }
+
+    /// See `OperationMonitor.register(_:)`: a queue whose adds the program reports.
+    @discardableResult
+    func register(_ queue: OperationQueue) -> QueueID {
+        adopt(queue, as: .reported)
+    }
+
+    /// A queue of this monitor's by id (an `ObservedOperationQueue` of it keeps its own), now
+    /// tracked or reported. A tracked queue the program then reports becomes reported; one
+    /// reported stays so when tracked (reporting sees more).
+    private func adopt(_ queue: OperationQueue, as observation: QueueObservation) -> QueueID {
         if let observed = queue as? ObservedOperationQueue, observed.core === self {
             return observed.queueID
         }
-        if let known = withRegistry({ registry in registry.entry(of: queue)?.id }) {
-            return known
-        }
+        if let known = known(queue, becoming: observation) { return known }
         var info = Self.readQueueInfo(queue, id: QueueID(0))
+        info.observation = observation
         let id = withRegistry { registry -> QueueID in
             if let known = registry.entry(of: queue) { return known.id }
             info.id = allocateQueueID()
-            registry.queues[info.id] = QueueEntry(id: info.id, queue: queue, observation: .sampled, info: info)
+            registry.file(QueueEntry(id: info.id, queue: queue, observation: observation, info: info))
             emit(.queueAppeared(info))
             return info.id
         }
         startSampling()
         return id
+    }
+
+    /// The id of a queue already known, announced again if it becomes reported.
+    private func known(_ queue: OperationQueue, becoming observation: QueueObservation) -> QueueID? {
+        withRegistry { registry -> QueueID? in
+            guard let entry = registry.entry(of: queue) else { return nil }
+            if observation == .reported, entry.observation == .sampled {
+                entry.observation = .reported
+                entry.info.observation = .reported
+                emit(.queueAppeared(entry.info))
+            }
+            return entry.id
+        }
     }
 
     /// Reads a queue's state. Calls its getters, which a subclass may override: never under a lock.

@@ -101,7 +101,7 @@ final class MonitorCore: @unchecked Sendable {
     func samplerMayRest() -> Bool {
         withRegistry { registry in
             let idle = registry.windows.isEmpty && registry.unqueued.isEmpty
-                && !registry.queues.values.contains { $0.observation == .sampled }
+                && !registry.queues.values.contains { $0.observation != .observed }
             if idle { registry.samplerStarted = false }
             return idle
         }

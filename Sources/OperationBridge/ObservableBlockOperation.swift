@@ -1,13 +1,10 @@
 import Foundation
 
-/// A `BlockOperation` equivalent whose key changes are reported exactly.
-///
-/// `ObservedOperationQueue.addOperation(_ block:)` wraps blocks in this class, so block-based
-/// code is observed exactly without any change.
+/// A block operation whose key changes are reported exactly: create one where you would create
+/// a `BlockOperation` and want its start seen exactly too. (`ObservedOperationQueue.addOperation(_ block:)`
+/// keeps Foundation's `BlockOperation`, hooked: the program's types never change.)
 public final class ObservableBlockOperation: ObservableOperation, @unchecked Sendable {
     private let block: @Sendable () -> Void
-    /// Made by `ObservedOperationQueue.addOperation(_ block:)`: shown as `BlockOperation`.
-    var createdByQueue = false
 
     /// Creates an operation that runs `block`.
     public init(block: @escaping @Sendable () -> Void) {

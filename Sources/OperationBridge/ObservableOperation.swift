@@ -261,14 +261,11 @@ open class ObservableOperation: Operation, @unchecked Sendable {
             if reportCancel { core.emit(.cancelled(operation: id)) }
             core.operationFinished(id, cancelled: cancelled, source: .exact)
         }
-        // Foundation's own methods, not the overrides: nothing is reported, no subclass code runs.
-        // Foundation's flag decides (a cancel still under way has not set it): re-adding a
-        // dependency to an operation that is not cancelled would link it again.
-        if cancelled, currentFlags.contains(.hasDependencies), super.isCancelled {
-            CancelledDependents.unlink(self) { dependency in
-                super.removeDependency(dependency)
-                super.addDependency(dependency)
-            }
+        // Held until its unfinished dependencies are done with it (see `CancelledShield`).
+        // Foundation's own list (`super`): a subclass that hides dependencies from its
+        // `dependencies` override still has them in Foundation's.
+        if cancelled, currentFlags.contains(.hasDependencies) {
+            CancelledShield.protect(self, dependencies: super.dependencies)
         }
     }
 }

@@ -9,8 +9,9 @@ import Synchronization
 /// Every way of adding work is seen once: `addOperation(_:)`, `addOperation(_ block:)`,
 /// `addOperations(_:waitUntilFinished:)` and `addBarrierBlock(_:)`; so are suspend/resume,
 /// changes of `maxConcurrentOperationCount`, `name`, `qualityOfService`, and `cancelAllOperations()`.
-/// Blocks become `ObservableBlockOperation`s and are observed exactly; other operations are
-/// hooked (exact add, readiness and finish; sampled start).
+/// Operations keep their class: a block becomes a `BlockOperation`, as Foundation makes it, whose
+/// start the block itself reports (exactly). `ObservableOperation` subclasses are observed
+/// exactly; every other operation is hooked (exact add, readiness and finish; sampled start).
 open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     // Safety: `barriers` is guarded by `barrierLock`; the rest is immutable or atomic.
 
@@ -19,9 +20,10 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
     let core: MonitorCore
     /// The queue's id in the monitor.
     public let queueID: QueueID
-    private let qosExplicit = Atomic<Bool>(false)
     /// `maxConcurrentOperationCount == 1`, kept here so every add need not take Foundation's lock.
     private let serial = Atomic<Bool>(false)
+    /// `qualityOfService` was set: Foundation then gives it to the blocks it wraps.
+    private let qosExplicit = Atomic<Bool>(false)
     private let barrierCount = Atomic<Int>(0)
     /// Adds announced to the monitor and not yet handed to Foundation (see `settleAdds`).
     private let addsInFlight = Atomic<Int>(0)
@@ -91,11 +93,16 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
         return ids
     }
 
-    /// Adds a block as an `ObservableBlockOperation` (Foundation would make a `BlockOperation`),
-    /// with the queue's quality of service if one was set, as Foundation does.
+    /// Adds a block as Foundation does (a `BlockOperation`, given the queue's quality of service
+    /// if one was set), whose first act is to report its start: the queue made the operation, so
+    /// the program holds nothing that could tell the difference, and the start is exact.
     open override func addOperation(_ block: @escaping @Sendable () -> Void) {
-        let operation = ObservableBlockOperation(block: block)
-        operation.createdByQueue = true
+        let cell = BlockStartCell()
+        let operation = BlockOperation { [core] in
+            core.blockStarted(cell.object)
+            block()
+        }
+        cell.object = ObjectIdentifier(operation)
         if qosExplicit.load(ordering: .relaxed) {
             operation.qualityOfService = super.qualityOfService
         }
@@ -209,4 +216,10 @@ open class ObservedOperationQueue: OperationQueue, @unchecked Sendable {
             isSuspended: super.isSuspended, qualityOfService: QoSClass(foundation: super.qualityOfService),
             isMainQueue: false, observation: .observed)
     }
+}
+
+/// The identity of a block operation the queue made, for the block to name itself when it runs.
+/// Written once before the add (which publishes it to the thread that runs the block).
+final class BlockStartCell: @unchecked Sendable {
+    var object = ObjectIdentifier(BlockStartCell.self)
 }

@@ -146,6 +146,44 @@ public final class OperationMonitor: @unchecked Sendable {
     @discardableResult
     public func track(_ queue: OperationQueue) -> QueueID { core.track(queue) }
 
+    // MARK: Queues of the program's own classes
+
+    /// Observes a queue of a class OpScope does not own (a framework's queue class, a group's
+    /// private queue) whose adds the program reports with `willAdd(_:to:hiddenDependencies:)`.
+    /// Returns its id; `willAdd` registers the queue itself on first use, so calling this only
+    /// makes an empty queue visible early. Its state (suspended, maximum, name, QoS) is sampled,
+    /// or reported at once with `queueDidChange(_:)`; an add it does not report is found by
+    /// sampling. A tracked queue becomes reported; an `ObservedOperationQueue` keeps its own id.
+    @discardableResult
+    public func register(_ queue: OperationQueue) -> QueueID { core.register(queue) }
+
+    /// Reports that `operation` is about to be added to `queue`: call it from the queue class's
+    /// `addOperation(_:)` override (or its delegate's "will add"), before Foundation gets the
+    /// operation. The operation is then hooked as in an `ObservedOperationQueue`: its add,
+    /// readiness and finish exact, its start sampled. Nothing of the operation or the queue is
+    /// changed: OpScope reads their getters and attaches a hidden dependent of its own.
+    ///
+    /// `hiddenDependencies` are dependencies that `operation.dependencies` does not list (a
+    /// framework's condition evaluators, which its `dependencies` override filters out): named
+    /// here, the graph and the diagnosis see them. Reporting one add twice is harmless (the first
+    /// report stands). Returns the operation's id; nil when `queue` is an
+    /// `ObservedOperationQueue` of this monitor, which reports its adds itself.
+    @discardableResult
+    public func willAdd(_ operation: Operation, to queue: OperationQueue, hiddenDependencies: [Operation] = []) -> OperationID? {
+        core.willAdd(operation, to: queue, hiddenDependencies: hiddenDependencies)
+    }
+
+    /// Reports several adds to `queue` at once, in order (`addOperations(_:waitUntilFinished:)`).
+    @discardableResult
+    public func willAdd(_ operations: [Operation], to queue: OperationQueue) -> [OperationID] {
+        operations.compactMap { core.willAdd($0, to: queue, hiddenDependencies: []) }
+    }
+
+    /// Reports a change the program just made to a reported or tracked queue's state
+    /// (`isSuspended`, `maxConcurrentOperationCount`, `name`, `qualityOfService`) at once,
+    /// instead of at the next sampling. Call it after the change; an unknown queue is ignored.
+    public func queueDidChange(_ queue: OperationQueue) { core.queueDidChange(queue) }
+
     /// Polls everything that cannot be hooked, once. The sampler thread calls this every
     /// sampling interval; call it yourself for a deterministic reading (tests, headless reports).
     public func sampleNow() { core.sampleNow() }

@@ -7,8 +7,12 @@ import OperationEvents
 /// Instrumented operations carry their own id and flags and are not listed here at all, which
 /// keeps their cost near zero; commands find them by walking the queues, which is rare.
 struct Registry {
-    /// Every queue the monitor knows, observed or tracked.
-    var queues: [QueueID: QueueEntry] = [:]
+    /// Every queue the monitor knows, observed, reported or tracked. Changed only through
+    /// `file(_:)` and `forget(_:)`, which keep `queueIDs` in step.
+    private(set) var queues: [QueueID: QueueEntry] = [:]
+    /// The queues by identity: a program that reports its adds (`willAdd`) finds its queue's
+    /// entry with one lookup per add, not a walk of every queue.
+    private var queueIDs: [ObjectIdentifier: QueueID] = [:]
     /// Foreign operations by identity: armed sentinels of those in observed queues (by target),
     /// and those seen by sampling (of tracked queues, dependencies in no observed queue).
     /// Finished ones stay (weakly) until released, so that they keep their id if seen again.
@@ -40,7 +44,8 @@ final class QueueEntry {
     /// the release under the lock would run its deinit there (an observed queue's deinit takes
     /// the lock: a deadlock).
     let object: ObjectIdentifier
-    let observation: QueueObservation
+    /// A tracked queue becomes reported when the program starts reporting its adds.
+    var observation: QueueObservation
     let isMainQueue: Bool
     /// Last values reported, so that sampling reports only changes.
     var info: QueueInfo
@@ -71,6 +76,11 @@ final class SampledEntry {
     var keys: SampledKeys
     var startedReported = false
     var finishedReported = false
+    /// Its dependencies as last read (ids, and the objects' identities to tell a change
+    /// without resolving them again); `dependenciesRead` false until they were read once.
+    var dependencies: [OperationID] = []
+    var dependencyObjects: [ObjectIdentifier] = []
+    var dependenciesRead = false
     /// Consecutive walks that found the operation still in its queue with `isFinished` true.
     var unsignalledWalks = 0
     var reportedUnsignalled = false
@@ -139,8 +149,22 @@ extension Registry {
     /// its weak reference loaded, and that load yields the caller's own queue or nil (an entry
     /// of a released queue that had the same address), so no release under the lock is the last.
     func entry(of queue: OperationQueue) -> QueueEntry? {
-        let object = ObjectIdentifier(queue)
-        return queues.values.first { $0.object == object && $0.queue === queue }
+        guard let id = queueIDs[ObjectIdentifier(queue)], let entry = queues[id], entry.queue === queue else { return nil }
+        return entry
+    }
+
+    /// Files a queue's entry (replacing one of a released queue at the same address).
+    mutating func file(_ entry: QueueEntry) {
+        queues[entry.id] = entry
+        queueIDs[entry.object] = entry.id
+    }
+
+    /// Forgets a queue; returns its entry if it was filed.
+    @discardableResult
+    mutating func forget(_ id: QueueID) -> QueueEntry? {
+        guard let entry = queues.removeValue(forKey: id) else { return nil }
+        if queueIDs[entry.object] == id { queueIDs[entry.object] = nil }
+        return entry
     }
 
     /// True while the entry's sentinel still watches the operation the entry was made for; then

@@ -3,8 +3,9 @@ public enum ObservationMode: String, Codable, Sendable, CaseIterable, CustomStri
     /// An `ObservableOperation` (or async / block variant) in an observed queue:
     /// every key change is reported exactly, at the moment Foundation makes it.
     case instrumented
-    /// Any other operation added to an `ObservedOperationQueue`: add, readiness and finish are
-    /// exact; the start (and a cancel the app makes directly) is sampled, or inferred at finish.
+    /// Any other operation added to an `ObservedOperationQueue` (or reported with
+    /// `OperationMonitor.willAdd(_:to:)`): add, readiness and finish are exact; the start (and a
+    /// cancel the app makes directly) is sampled, or inferred at finish.
     case hooked
     /// An operation of a queue the monitor only tracks (`monitor.track(queue)`): everything is sampled.
     case sampled
@@ -21,6 +22,10 @@ public enum QueueObservation: String, Codable, Sendable, CustomStringConvertible
     case observed
     /// A queue the app created elsewhere (or `OperationQueue.main`), polled by the sampler.
     case sampled
+    /// A queue of the program's own class whose adds the program reports to the monitor
+    /// (`OperationMonitor.willAdd(_:to:)`, from its subclass or its delegate): its operations are
+    /// hooked (exact add, readiness and finish); its state, and any add not reported, are sampled.
+    case reported
 
     public var description: String { rawValue }
 }

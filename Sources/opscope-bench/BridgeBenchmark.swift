@@ -24,6 +24,8 @@ struct BridgeBenchmark {
         case foreign = "hooked"
         case hookFloor = "hook-floor"
         case sampled = "sampled"
+        case reported = "reported"
+        case queueBlock = "queue-block"
 
         /// What the mode runs, for the report.
         var title: String {
@@ -34,6 +36,8 @@ struct BridgeBenchmark {
             case .foreign: "observed queue, BlockOperation (hooked)"
             case .hookFloor: "plain queue, BlockOperation + bare hook"
             case .sampled: "tracked plain queue, BlockOperation"
+            case .reported: "adapter (willAdd), BlockOperation"
+            case .queueBlock: "observed queue, addOperation { }"
             }
         }
 
@@ -42,7 +46,7 @@ struct BridgeBenchmark {
             switch self {
             case .plainBlock, .plainInstrumented: nil
             case .instrumented: .plainInstrumented
-            case .foreign, .hookFloor, .sampled: .plainBlock
+            case .foreign, .hookFloor, .sampled, .reported, .queueBlock: .plainBlock
             }
         }
     }
@@ -135,8 +139,11 @@ struct BridgeBenchmark {
         let consumer = Consumer(monitor: monitor)
         let queue: OperationQueue
         switch mode {
-        case .instrumented, .foreign:
+        case .instrumented, .foreign, .queueBlock:
             queue = ObservedOperationQueue(monitor: monitor, name: "bench", maxConcurrentOperationCount: maxConcurrent)
+        case .reported:
+            queue = ReportingQueue(monitor: monitor)
+            queue.maxConcurrentOperationCount = maxConcurrent
         case .plainBlock, .plainInstrumented, .hookFloor, .sampled:
             queue = OperationQueue()
             queue.maxConcurrentOperationCount = maxConcurrent
@@ -161,8 +168,10 @@ struct BridgeBenchmark {
         switch mode {
         case .plainInstrumented, .instrumented:
             for _ in 0..<operations { queue.addOperation(ObservableBlockOperation(block: block)) }
-        case .plainBlock, .foreign, .sampled:
+        case .plainBlock, .foreign, .sampled, .reported:
             for _ in 0..<operations { queue.addOperation(BlockOperation(block: block)) }
+        case .queueBlock:
+            for _ in 0..<operations { queue.addOperation(block) }
         case .hookFloor:
             let pool = BareHookPool()
             for _ in 0..<operations {
@@ -175,7 +184,7 @@ struct BridgeBenchmark {
         let elapsed = Double(monitor.now() - start) / 1e9
         consumer.stop()
         let verbose = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil
-        if verbose, mode == .sampled || mode == .foreign {
+        if verbose, [.sampled, .foreign, .reported, .queueBlock].contains(mode) {
             let cost = monitor.samplerCost
             print(String(format: "  [%@] sampler: %d ticks, %.1f ms CPU over %.2f s", mode.rawValue, cost.ticks,
                          Double(cost.cpuNanoseconds) / 1e6, elapsed))
@@ -194,6 +203,22 @@ struct BridgeBenchmark {
         }
         return Run(rate: Double(operations) / elapsed, lost: consumer.lost, ringDropped: monitor.droppedEvents,
                    assists: monitor.hubStatistics.assists, ordering: monitor.orderingStatistics)
+    }
+}
+
+/// A queue class of the program's own that reports its adds through the adapter API, as a
+/// framework's queue class does (README, "A queue class of your own").
+final class ReportingQueue: OperationQueue, @unchecked Sendable {
+    private let monitor: OperationMonitor
+
+    init(monitor: OperationMonitor) {
+        self.monitor = monitor
+        super.init()
+    }
+
+    override func addOperation(_ operation: Operation) {
+        monitor.willAdd(operation, to: self)
+        super.addOperation(operation)
     }
 }
 

@@ -9,26 +9,28 @@ import Testing
 /// cycle. Synthetic streams, so that each situation is exact and the clock is the script's.
 @Suite("Model: diagnosis rules")
 struct DiagnosisRulesTests {
-    @Test("not ready and no dependencies: diagnosed at once, not 'waiting on dependencies', and not naming itself as a chain; warned, and a problem for the exit status, after the grace")
+    @Test("not ready and no dependencies: held by a condition the stream cannot see, diagnosed at once, not 'waiting on dependencies', not naming itself as a chain nor a cause it did not see; warned, and a problem for the exit status, after the grace")
     func notReadyWithoutDependencies() throws {
         var script = EventScript()
         script.queue(1, "work")
         script.add(1, queue: 1, "gate", ready: false)
         let model = script.model()
         let diagnosis = try #require(model.diagnosis(of: 1))
-        #expect(diagnosis.kind == .notReadyWithoutDependencies)
+        #expect(diagnosis.kind == .heldByCondition)
         #expect(diagnosis.chainLength == 1 && diagnosis.next == nil && diagnosis.blockers.isEmpty)
-        #expect(diagnosis.message.hasPrefix("#1 gate is not ready and has no dependencies"), "\(diagnosis.message)")
+        #expect(diagnosis.message == "#1 gate is not ready and lists no dependency: isReady says false, so a condition of its own "
+            + "(an isReady override) or of its framework (a dependency its dependencies override hides) holds it", "\(diagnosis.message)")
         #expect(!diagnosis.message.contains("waits on"))
+        #expect(!diagnosis.message.contains("removeDependency"), "no removal was seen")
         // The warning waits for the grace: a condition of its own may hold it a moment.
         #expect(model.warnings().isEmpty)
         var later = model
         later.advance(to: script.time + model.configuration.notReadyGrace + 1)
-        #expect(later.warnings().map(\.kind) == [.notReadyWithoutDependencies])
-        #expect(later.warnings().first?.message.hasPrefix("#1 gate is not ready although it has no dependencies") == true)
+        #expect(later.warnings().map(\.kind) == [.heldByCondition])
+        #expect(later.warnings().first?.message.hasPrefix("#1 gate is not ready although it lists no dependency: isReady says false") == true)
         // The report says it at once too, but fails a run only with the warning: a gate that
         // opens within the grace is not a problem.
-        #expect(model.report().diagnoses.map(\.kind).contains(.notReadyWithoutDependencies))
+        #expect(model.report().diagnoses.map(\.kind).contains(.heldByCondition))
         #expect(!model.report().hasProblem)
         #expect(later.report().hasProblem)
     }
@@ -44,18 +46,19 @@ struct DiagnosisRulesTests {
         var model = script.model()
         let diagnosis = try #require(model.diagnosis(of: 2))
         #expect(diagnosis.kind == .notReadyWithoutDependencies)
-        #expect(diagnosis.message == "#2 apply is not ready and has no dependencies (#1 download was removed from its dependencies "
+        #expect(diagnosis.message == "#2 apply is not ready and lists no dependency: #1 download was removed from its dependencies "
             + "501 ms after the add, before it finished: on Linux Foundation never takes a removed unfinished dependency off its "
-            + "count, so it stays not ready; only cancel() releases it)", "\(diagnosis.message)")
+            + "count, so it stays not ready; only cancel() releases it", "\(diagnosis.message)")
         // Its finish afterwards changes nothing: it was unfinished when it was removed.
         script.finish(1)
         model = script.model()
         model.advance(to: script.time + model.configuration.notReadyGrace + 1)
         let warning = try #require(model.warnings().first { $0.operation == OperationID(2) })
-        #expect(warning.message == "#2 apply is not ready although it has no dependencies (#1 download was removed before it "
-            + "finished; Foundation on Linux never releases it then, only cancel() does)", "\(warning.message)")
+        #expect(warning.kind == .notReadyWithoutDependencies)
+        #expect(warning.message == "#2 apply is not ready: #1 download was removed from its dependencies before it "
+            + "finished; Foundation on Linux never releases it then, only cancel() does", "\(warning.message)")
 
-        // Removed once finished: Foundation had already counted it; the usual causes are named.
+        // Removed once finished: Foundation had already counted it; the removal is not blamed.
         var after = EventScript()
         after.queue(1, "updates", max: 2)
         after.add(1, queue: 1, "download")
@@ -64,7 +67,8 @@ struct DiagnosisRulesTests {
         after.emit(.dependencyRemoved(operation: OperationID(2), dependency: OperationID(1)))
         let settled = after.model()
         let generic = try #require(settled.diagnosis(of: 2))
-        #expect(generic.message.contains("a custom isReady that says false, or Foundation lost count"), "\(generic.message)")
+        #expect(generic.kind == .heldByCondition)
+        #expect(generic.message.contains("a condition of its own (an isReady override) or of its framework"), "\(generic.message)")
         #expect(!generic.message.contains("#1 download was removed"))
     }
 
@@ -81,8 +85,8 @@ struct DiagnosisRulesTests {
         #expect(soon.message == "#2 second: its last dependency has just finished; Foundation makes it ready next")
         #expect(model.warnings().isEmpty)
         model.advance(to: script.time + model.configuration.notReadyGrace + 1)
-        #expect(model.diagnosis(of: 2)?.kind == .notReadyWithoutDependencies)
-        #expect(model.warnings().map(\.kind) == [.notReadyWithoutDependencies])
+        #expect(model.diagnosis(of: 2)?.kind == .heldByCondition)
+        #expect(model.warnings().map(\.kind) == [.heldByCondition])
     }
 
     @Test("k free slots: the first k in start order all start now; only those after them wait their turn")

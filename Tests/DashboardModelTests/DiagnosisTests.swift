@@ -148,7 +148,8 @@ struct DiagnosisTests {
         // so it is diagnosed at once; warned once the grace has passed (counted from its add).
         let diagnosis = try #require(live.model.diagnosis(of: ids[0]))
         #expect(diagnosis.kind == .notReadyWithoutDependencies)
-        #expect(diagnosis.message.hasPrefix("\(ids[0]) stuck is not ready and has no dependencies"), "\(diagnosis.message)")
+        #expect(diagnosis.message.hasPrefix("\(ids[0]) stuck is not ready and lists no dependency: "), "\(diagnosis.message)")
+        #expect(diagnosis.message.contains(" other was removed from its dependencies"), "\(diagnosis.message)")
         let later = live.model.now + live.model.configuration.notReadyGrace + 1
         #expect(live.model.warnings(now: later).contains { $0.kind == .notReadyWithoutDependencies && $0.operation == ids[0] })
         stuck.cancel()

@@ -106,7 +106,7 @@ struct ReadyNotStartedTests {
         #expect(model.diagnosis(of: 3)?.kind == .concurrencyLimit)
         #expect(model.diagnosis(of: 4)?.kind == .waitingForTurn)
         #expect(model.diagnosis(of: 5)?.kind == .cancelledWaitingForSlot)
-        #expect(model.diagnosis(of: 6)?.kind == .notReadyWithoutDependencies)
+        #expect(model.diagnosis(of: 6)?.kind == .heldByCondition)
         #expect(!model.warnings().contains { $0.kind == .readyNotStarted })
     }
 

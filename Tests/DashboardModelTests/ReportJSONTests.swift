@@ -53,4 +53,39 @@ struct ReportJSONTests {
         let report = late.report()
         #expect(String(decoding: report.json(), as: UTF8.self) == (try Self.sortedJSON(report)))
     }
+
+    @Test("provenance: how each operation was observed and how each of its times was seen, kept through a keyframe")
+    func provenance() throws {
+        var script = EventScript()
+        script.queue(1, "work")
+        script.add(1, queue: 1, "exact")
+        script.run(1)
+        script.add(2, queue: 1, "sampled start")
+        script.emit(.started(operation: OperationID(2)), source: .sampled)
+        script.finish(2)
+        script.add(3, queue: 1, "waits", after: [4], ready: false)
+        script.add(4, queue: 1, "deduced", observation: .sampled)
+        // 4's finish (sampled, not seen) is deduced from its dependent's start; 3 was never
+        // seen becoming ready.
+        script.start(3)
+        let model = script.model()
+        let report = model.report()
+        let seen = Dictionary(uniqueKeysWithValues: report.operations.map { ($0.name, $0.seen) })
+        #expect(seen["exact"]??.allExact == true)
+        #expect(seen["exact"]??.finished == .exact)
+        #expect(seen["sampled start"]??.started == .sampled && seen["sampled start"]??.finished == .exact)
+        #expect(seen["sampled start"]??.allExact == false)
+        #expect(seen["deduced"]??.finished == .inferred && seen["deduced"]??.started == nil)
+        #expect(report.operations.first { $0.name == "deduced" }?.observation == .sampled)
+        #expect(seen["waits"]??.ready == .inferred && seen["waits"]??.started == .exact && seen["waits"]??.finished == nil)
+        #expect(report.jsonString().contains(#""seen":{"added":"exact","finished":"inferred","ready":"exact"}"#), "\(report.jsonString())")
+        // A consumer that starts from a keyframe knows the same.
+        var loaded = DashboardModel(configuration: model.configuration)
+        loaded.load(model.stream)
+        #expect(loaded.report(now: report.time).operations.map(\.seen) == report.operations.map(\.seen))
+        let decoded = try JSONDecoder().decode(StreamState.self, from: try JSONEncoder().encode(model.stream))
+        var fromCoding = DashboardModel(configuration: model.configuration)
+        fromCoding.load(decoded)
+        #expect(fromCoding.report(now: report.time).operations.map(\.seen) == report.operations.map(\.seen))
+    }
 }

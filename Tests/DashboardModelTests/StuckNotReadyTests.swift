@@ -35,7 +35,7 @@ struct StuckNotReadyTests {
     }
 
     static func warned(_ model: DashboardModel, now: UInt64) -> Set<OperationID> {
-        Set(model.warnings(now: now).compactMap { $0.kind == .notReadyWithoutDependencies ? $0.operation : nil })
+        Set(model.warnings(now: now).compactMap { [.notReadyWithoutDependencies, .heldByCondition].contains($0.kind) ? $0.operation : nil })
     }
 
     @Test("random histories cut anywhere, in order and out of order, then loaded from a keyframe: the same operations are named (150 seeds)")

@@ -8,8 +8,9 @@ import Testing
 struct WarningsAndStatisticsTests {
     @Test("warnings: long asynchronous work, unsignalled finish, cancelled still executing, dropped events")
     func warnings() throws {
+        // Executing too long is flagged whatever isAsynchronous says, in words for each case.
         var configuration = ModelConfiguration()
-        configuration.longAsynchronousExecution = 5_000_000_000
+        configuration.longExecution = 5_000_000_000
         configuration.cancelledStillExecuting = 1_000_000_000
         var script = EventScript()
         script.queue(1, "q")
@@ -28,8 +29,11 @@ struct WarningsAndStatisticsTests {
         let warnings = model.warnings()
         // Whole-program warnings first, then per operation in id order.
         #expect(warnings.map(\.kind) == [.droppedEvents, .longRunningAsynchronous, .unsignalledFinish,
-                                         .longRunningAsynchronous, .cancelledStillExecuting])
-        #expect(warnings.map(\.operation) == [nil, 1, 2, 2, 3])
+                                         .longRunningAsynchronous, .longRunningSynchronous, .cancelledStillExecuting])
+        #expect(warnings.map(\.operation) == [nil, 1, 2, 2, 3, 3])
+        let blocked = try #require(warnings.first { $0.kind == .longRunningSynchronous })
+        #expect(blocked.message == "#3 stubborn has been executing for 6.0 s: main() has not returned (or, if it overrides "
+            + "start(), it has not finished): is it blocked on a lock, a semaphore, a synchronous wait?", "\(blocked.message)")
         let slow = try #require(warnings.first { $0.kind == .longRunningAsynchronous })
         #expect(slow.operation == 1)
         #expect(slow.message == "#1 slow (asynchronous) has been executing for 6.0 s: does its work ever call finish()?")

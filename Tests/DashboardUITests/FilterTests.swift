@@ -46,7 +46,12 @@ struct FilterTests {
         var dashboard = board(model)
         dashboard.state.table.filter = "why:bored"
         let text = screen(model, dashboard, width: 200, height: 60).0.text
-        #expect(text.contains("no reason 'bored': use deps, suspended, limit, turn, noqueue, cycle, cancelled, notready, notstarted, stuck"),
+        #expect(text.contains("no reason 'bored': use deps, suspended, limit, turn, noqueue, cycle, cancelled, notready, condition,"),
+                "shown where the rows would be")
+        var bored = ViewState.TableState()
+        bored.filter = "why:bored"
+        #expect(OperationRows.rows(model, bored, reusing: RowCache()).error
+                == "no reason 'bored': use deps, suspended, limit, turn, noqueue, cycle, cancelled, notready, condition, notstarted, stuck",
                 "every reason the help lists, notstarted too")
         #expect(OperationRows.rows(model, { var table = ViewState.TableState(); table.filter = "state:zz"; return table }(), reusing: RowCache()).error
                 == "no state 'zz': use pending, ready, executing, finished, cancelled, live")

@@ -133,14 +133,14 @@ struct MouseAndHelpTests {
     func warningDelays() {
         var configuration = ModelConfiguration()
         configuration.finishedRetention = 600_000_000_000
-        configuration.longAsynchronousExecution = 200_000_000_000
+        configuration.longExecution = 200_000_000_000
         configuration.cancelledStillExecuting = 40_000_000_000
         let slow = pipelineScript().model(configuration)
         var dashboard = board(slow)
         press([.character("?")], &dashboard, slow)
         let help = overlayText(slow, dashboard)
         #expect(help.contains("Finished operations stay listed for 10 min"), "\(help)")
-        #expect(help.contains("wait 3 min for an asynchronous operation still executing, 40 s for a cancelled one"), "\(help)")
+        #expect(help.contains("wait 3 min for an operation still executing, 40 s for a cancelled one"), "\(help)")
     }
 
     @Test("the legend names Foundation's keys: isReady true and false, isExecuting, isFinished, isCancelled, queuePriority, qualityOfService")

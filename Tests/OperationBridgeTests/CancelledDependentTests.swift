@@ -7,8 +7,8 @@ import Testing
 /// swift-corelibs-foundation keeps an operation's dependents unretained. A cancelled dependent
 /// finishes without waiting for its dependency; once released, the dependency's finish touched
 /// the freed memory: a crash in Foundation, or a corrupted heap that crashed the monitor later
-/// (in `resolveDependencies`, reading the `dependencies` of an operation being added). Observed
-/// queues take such operations out of their dependencies' lists at their finish.
+/// (in `resolveDependencies`, reading the `dependencies` of an operation being added). The
+/// monitor holds such an operation until its dependencies have finished, without touching it.
 @Suite("Cancelled dependents released before their dependencies finish", .serialized, .timeLimit(.minutes(3)))
 @MainActor
 struct CancelledDependentTests {
@@ -42,13 +42,15 @@ struct CancelledDependentTests {
             work.addOperation(operation)
         }
         work.waitUntilAllOperationsAreFinished()
-        // Every dependent is gone while its dependency has not finished: the hazard.
-        #expect(waitUntil { released.value == count }, "released \(released.value) of \(count)")
-        let filler = Self.reuseFreedMemory(on: work)
+        // Finished, released by the program, and held: none is freed while the gate, which still
+        // lists them unretained, has not finished.
+        #expect(CancelledShield.armedKeepers >= count)
+        #expect(released.value == 0, "\(released.value) freed before their dependency finished")
 
         gateQueue.isSuspended = false
         gateQueue.waitUntilAllOperationsAreFinished()
-        withExtendedLifetime(filler) {}
+        // Let go once the gate's finish is over (on another thread): nothing is kept for good.
+        #expect(waitUntil { released.value == count }, "released \(released.value) of \(count)")
 
         #expect(kept.dependencies.count == 1 && kept.dependencies.first === gate, "dependencies are left as the program set them")
         #expect(kept.isCancelled && kept.isFinished && kept.isReady)
@@ -102,37 +104,6 @@ struct CancelledDependentTests {
         case .foreign: CountedBlockOperation(counter: counter ?? DeinitCounter()) {}
         case .instrumented: CountedObservableOperation(counter: counter)
         }
-    }
-
-    /// Allocates, on the threads that freed the operations, blocks of the sizes an operation
-    /// takes, filled with words that are no valid address, and keeps them: a freed operation's
-    /// memory then holds garbage when Foundation reads it again.
-    private static func reuseFreedMemory(on queue: OperationQueue) -> FillerStore {
-        let store = FillerStore()
-        for _ in 0..<8 {
-            queue.addOperation {
-                var blocks: [[Int]] = []
-                for index in 0..<4_000 {
-                    blocks.append([Int](repeating: 0x4141_4141_4141, count: 16 + index % 24))
-                }
-                store.add(blocks)
-            }
-        }
-        queue.waitUntilAllOperationsAreFinished()
-        return store
-    }
-}
-
-/// Memory kept until the test ends.
-private final class FillerStore: @unchecked Sendable {
-    // Safety: `blocks` is guarded by `lock`.
-    private let lock = NSLock()
-    private var blocks: [[[Int]]] = []
-
-    func add(_ more: [[Int]]) {
-        lock.lock()
-        blocks.append(more)
-        lock.unlock()
     }
 }
 

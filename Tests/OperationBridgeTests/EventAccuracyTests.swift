@@ -76,7 +76,7 @@ struct EventAccuracyTests {
                 let finish = try #require(log.finished(id))
                 #expect(start.sequence < finish.sequence)
                 #expect(start.time <= finish.time)
-                if flavor.isInstrumented { #expect(start.origin == .exact) }
+                if flavor.startIsExact { #expect(start.origin == .exact) }
             }
             let expectedDependencies = flavor == .queueBlock || index < 3 ? [] : [ids[index - 3]]
             #expect(added[id]?.dependencies == expectedDependencies, "\(id) dependencies")
@@ -133,12 +133,18 @@ struct EventAccuracyTests {
         }
     }
 
-    @Test("blocks added with addOperation(_:) are reported once, exactly")
+    @Test("blocks added with addOperation(_:) stay BlockOperations, are reported once, their start exact")
     func blockPathReportedOnce() {
         let monitor = OperationMonitor()
         let log = EventLog(monitor)
-        let queue = ObservedOperationQueue(monitor: monitor, name: "blocks")
+        let queue = ObservedOperationQueue(monitor: monitor, name: "blocks", qualityOfService: .utility)
+        queue.isSuspended = true
         for _ in 0..<20 { queue.addOperation {} }
+        // What the program can see of them is what Foundation would have made.
+        let waiting = queue.operations
+        #expect(waiting.count == 20)
+        #expect(waiting.allSatisfy { type(of: $0) == BlockOperation.self && $0.qualityOfService == .utility })
+        queue.isSuspended = false
         queue.addOperations([BlockOperation {}, BlockOperation {}], waitUntilFinished: true)
         queue.waitUntilAllOperationsAreFinished()
         #expect(log.waitForFinish(of: log.addedOrder))
@@ -146,6 +152,11 @@ struct EventAccuracyTests {
         #expect(Set(log.addedOrder).count == 22)
         let types = log.added.values.map(\.typeName)
         #expect(types.allSatisfy { $0 == "BlockOperation" })
+        // The blocks the queue wrapped report their own start; the two added as operations are hooked.
+        for id in log.addedOrder.prefix(20) {
+            #expect(log.started(id)?.origin == .exact, "\(id)")
+            #expect(log.added[id]?.observation == .hooked)
+        }
     }
 
     @Test("effective priority: explicit wins; otherwise QoS, except in serial queues")

@@ -14,13 +14,16 @@ extension DashboardModel {
         return nil
     }
 
-    /// Why an operation with no unfinished dependency is not ready, in words: the removed
-    /// dependency when `unfinishedDependencyRemoval(of:)` finds one, else the two usual causes.
-    package func notReadyExplanation(of record: borrowing OperationRecord) -> String {
-        guard let removal = unfinishedDependencyRemoval(of: record) else {
-            return "a custom isReady that says false, or Foundation lost count: on Linux removeDependency of an "
-                + "unfinished dependency never releases it; only cancel() does"
-        }
+    /// What holds an operation that is not ready with no unfinished dependency and no removal in
+    /// its history: only what is known, as the stream cannot see the condition itself.
+    package static let conditionText = "isReady says false, so a condition of its own (an isReady override) or of "
+        + "its framework (a dependency its dependencies override hides) holds it"
+
+    /// Why an operation with no unfinished dependency is not ready, in words, when the stream
+    /// shows the cause: the removed dependency `unfinishedDependencyRemoval(of:)` finds. Nil
+    /// otherwise (see `conditionText`).
+    package func notReadyExplanation(of record: borrowing OperationRecord) -> String? {
+        guard let removal = unfinishedDependencyRemoval(of: record) else { return nil }
         let after = removal.time >= record.addedAt ? " \(DurationText.format(removal.time - record.addedAt)) after the add" : ""
         return "\(removal.label) was removed from its dependencies\(after), before it finished: on Linux Foundation "
             + "never takes a removed unfinished dependency off its count, so it stays not ready; only cancel() releases it"

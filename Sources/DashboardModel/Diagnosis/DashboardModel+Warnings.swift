@@ -109,8 +109,7 @@ extension DashboardModel {
         operations.forEach { record in
             let state = record.pointee.state
             let executingTooLong = state == .executing
-                && ((record.pointee.isAsynchronous && (record.pointee.runTime(now: now) ?? 0) > configuration.longAsynchronousExecution)
-                    || record.pointee.isCancelled)
+                && ((record.pointee.runTime(now: now) ?? 0) > configuration.longExecution || record.pointee.isCancelled)
             let unsignalled = record.pointee.unsignalledFinish && state != .finished
             let notReady = state == .pending && isStuckNotReady(record, now: now)
             if state == .ready, let since = readyNotStartedSince(record, now: now), let queue = record.pointee.queue {
@@ -143,9 +142,15 @@ extension DashboardModel {
                                       message: "\(label) reads isFinished true but never sent didChangeValue(forKey: \"isFinished\"): its queue keeps it forever and its dependents never run"))
             }
             if record.state == .executing, let elapsed = record.runTime(now: now) {
-                if record.isAsynchronous, elapsed > configuration.longAsynchronousExecution {
-                    result.append(Warning(operation: record.id, kind: .longRunningAsynchronous,
-                                          message: "\(label) (asynchronous) has been executing for \(DurationText.format(elapsed)): does its work ever call finish()?"))
+                if elapsed > configuration.longExecution {
+                    // By what it does: executing that long, whatever isAsynchronous says; the
+                    // words say which of its two ways of finishing has not happened.
+                    result.append(record.isAsynchronous
+                        ? Warning(operation: record.id, kind: .longRunningAsynchronous,
+                                  message: "\(label) (asynchronous) has been executing for \(DurationText.format(elapsed)): does its work ever call finish()?")
+                        : Warning(operation: record.id, kind: .longRunningSynchronous,
+                                  message: "\(label) has been executing for \(DurationText.format(elapsed)): main() has not returned (or, "
+                                      + "if it overrides start(), it has not finished): is it blocked on a lock, a semaphore, a synchronous wait?"))
                 }
                 if record.isCancelled {
                     let cancelledAt = record.history.last { $0.key == .isCancelled }?.time ?? record.startedAt ?? now
@@ -157,13 +162,17 @@ extension DashboardModel {
                 }
             }
             if record.state == .pending, !isInCycle(record.id), isStuckNotReady(record.id, now: now) {
-                let why = record.dependencies.isEmpty ? "it has no dependencies" : "none of its dependencies is unfinished"
-                // The removed dependency, when the history shows one, instead of the two usual causes.
-                let cause = unfinishedDependencyRemoval(of: record).map { removal in
-                    removal.label + " was removed before it finished; Foundation on Linux never releases it then, only cancel() does"
-                } ?? "a custom isReady, or Foundation lost count after removeDependency"
-                result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
-                                      message: "\(label) is not ready although \(why) (\(cause))"))
+                // Only what the stream shows: the removed dependency when the history has one,
+                // else a condition the dashboard cannot see.
+                if let removal = unfinishedDependencyRemoval(of: record) {
+                    result.append(Warning(operation: record.id, kind: .notReadyWithoutDependencies,
+                                          message: "\(label) is not ready: \(removal.label) was removed from its dependencies before it "
+                                              + "finished; Foundation on Linux never releases it then, only cancel() does"))
+                } else {
+                    let why = record.dependencies.isEmpty ? "it lists no dependency" : "none of the dependencies it lists is unfinished"
+                    result.append(Warning(operation: record.id, kind: .heldByCondition,
+                                          message: "\(label) is not ready although \(why): \(Self.conditionText)"))
+                }
             }
             if let warning = neverEnqueuedWarning(record, now: now) { result.append(warning) }
         }

@@ -23,9 +23,13 @@ public struct Diagnosis: Codable, Sendable, Equatable {
         case cycle
         /// Cancelled; finishes as soon as its queue starts it (needs a free slot and a running queue).
         case cancelledWaitingForSlot
-        /// Not ready although no dependency is unfinished: a custom `isReady`, or Foundation lost
-        /// count (on Linux, `removeDependency` of an unfinished dependency never releases it).
+        /// Not ready after a dependency was removed before it finished: on Linux Foundation never
+        /// takes a removed unfinished dependency off its count, so only `cancel()` releases it.
         case notReadyWithoutDependencies
+        /// Not ready, with no unfinished dependency it lists and no removal that explains it: a
+        /// condition of its own (an `isReady` override) or of its framework (a dependency its
+        /// `dependencies` override hides, a lock) holds it. Only what the stream shows is claimed.
+        case heldByCondition
         /// Ready, its queue running with a free slot, yet not started for a while: Foundation
         /// does not see it ready (an `isReady` that turned true without its KVO notification),
         /// or the threads that run the queue's work are all busy.
@@ -77,6 +81,11 @@ public struct Diagnosis: Codable, Sendable, Equatable {
     public static let readyNotStartedAdvice = "the queue does not see it ready. Does its isReady turn true without "
         + "willChangeValue/didChangeValue(forKey: \"isReady\")? Foundation caches readiness and asks again only when told "
         + "(on Linux also when other work of the queue finishes). Or are the threads that run the queue's work all busy?"
+
+    /// What to check about a synchronous operation executing past the long-running threshold:
+    /// Foundation finishes it when `main()` returns, so it is still inside `main()`.
+    public static let unreturnedSynchronousAdvice = "main() has not returned: is it blocked (a lock, a semaphore, a "
+        + "synchronous wait on other work) or looping? Cancelling does not stop it unless main() checks isCancelled"
 
     /// What to check about an asynchronous operation executing past the long-running threshold.
     /// Cancelling does not finish an executing operation, and its dependents wait for its

@@ -16,8 +16,10 @@ extension DiagnosisContext {
             var text = "\(label) executing \(DurationText.format(elapsed))"
             if record.isAsynchronous { text += ", asynchronous" }
             if record.isCancelled { text += ", cancelled but still running" }
-            let tooLong = record.isAsynchronous && elapsed > model.configuration.longAsynchronousExecution
-            if tooLong { text += ": " + Diagnosis.unfinishedAsynchronousAdvice }
+            let tooLong = elapsed > model.configuration.longExecution
+            if tooLong {
+                text += ": " + (record.isAsynchronous ? Diagnosis.unfinishedAsynchronousAdvice : Diagnosis.unreturnedSynchronousAdvice)
+            }
             let severity = tooLong ? 60 : 40
             return .cause(Cause(kind: nil, blockers: [], next: nil, root: id, length: 1, queue: record.queue,
                                 text: text, severity: severity, since: record.startedAt ?? record.addedAt))
@@ -73,9 +75,7 @@ extension DiagnosisContext {
         if record.dependencies.isEmpty {
             // Nothing it could be waiting for: not ready from the start, or since a dependency
             // was removed. No grace: no finish is on its way to make it ready.
-            return Cause(kind: .notReadyWithoutDependencies, blockers: [], next: nil, root: id, length: 1, queue: queue,
-                         text: "\(label) is not ready and has no dependencies (\(model.notReadyExplanation(of: record)))",
-                         severity: 75, since: record.addedAt)
+            return notReady(record, queue: queue, listing: "lists no dependency")
         }
         if !model.isStuckNotReady(id, now: now) {
             let unseen = record.dependencies.filter { !model.operations.contains($0) }
@@ -87,9 +87,16 @@ extension DiagnosisContext {
             return Cause(kind: .waitingOnDependencies, blockers: [], next: nil, root: id, length: 1, queue: queue,
                          text: text, severity: 5, since: record.addedAt)
         }
-        return Cause(kind: .notReadyWithoutDependencies, blockers: [], next: nil, root: id, length: 1, queue: queue,
-                     text: "\(label) is not ready although none of its dependencies is unfinished "
-                         + "(\(model.notReadyExplanation(of: record)))",
+        return notReady(record, queue: queue, listing: "lists no unfinished dependency")
+    }
+
+    /// Not ready with nothing it lists to wait for: the removal the stream shows, else a
+    /// condition it cannot see (claimed as no more than that).
+    private func notReady(_ record: OperationRecord, queue: QueueID, listing: String) -> Cause {
+        let removal = model.notReadyExplanation(of: record)
+        return Cause(kind: removal == nil ? .heldByCondition : .notReadyWithoutDependencies, blockers: [], next: nil,
+                     root: record.id, length: 1, queue: queue,
+                     text: "\(record.label) is not ready and \(listing): \(removal ?? DashboardModel.conditionText)",
                      severity: 75, since: record.addedAt)
     }
 

@@ -7,8 +7,10 @@ package enum GraphRoot: Int, Sendable, Comparable {
     case cycle
     /// Never added to an observed queue (known only as a dependency, or its queue released).
     case noQueue
-    /// Asynchronous and executing for longer than the warning threshold.
+    /// Asynchronous and executing for longer than the warning threshold: `finish()` never called?
     case neverFinishes
+    /// Synchronous and executing for longer than the warning threshold: `main()` never returns?
+    case neverReturns
     /// `isFinished` true but the queue was never told.
     case finishNotSignalled
     /// Pending although every dependency finished, for longer than the grace period.
@@ -25,6 +27,7 @@ package enum GraphRoot: Int, Sendable, Comparable {
         case .cycle: nil
         case .noQueue: "in no queue"
         case .neverFinishes: "never finishes?"
+        case .neverReturns: "main() never returns?"
         case .finishNotSignalled: "finish not signalled"
         case .notReady: "not ready, no reason"
         case .notStarted: "not started"
@@ -101,8 +104,9 @@ package enum GraphRoot: Int, Sendable, Comparable {
             return nil
         case .executing:
             if facts.unsignalledFinish { return .finishNotSignalled }
-            guard facts.isAsynchronous, let startedAt = facts.startedAt, model.now > startedAt else { return nil }
-            return model.now - startedAt > model.configuration.longAsynchronousExecution ? .neverFinishes : nil
+            guard let startedAt = facts.startedAt, model.now > startedAt,
+                  model.now - startedAt > model.configuration.longExecution else { return nil }
+            return facts.isAsynchronous ? .neverFinishes : .neverReturns
         case .pending, .ready:
             guard let queue = facts.queue, let flags = queueState(queue), !flags.released else { return .noQueue }
             if flags.suspended, facts.state == .ready || facts.isCancelled { return .suspended }

@@ -7,14 +7,22 @@ public struct Warning: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         /// An asynchronous operation has been executing longer than the threshold: does it call finish()?
         case longRunningAsynchronous
+        /// A synchronous operation has been executing longer than the threshold: its `main()` has
+        /// not returned (blocked on a lock, a semaphore, a synchronous wait?).
+        case longRunningSynchronous
         /// `isFinished` reads true but the queue was never told: it holds the operation forever.
         case unsignalledFinish
         /// A cancelled operation keeps executing past the threshold: it ignores `isCancelled`.
         case cancelledStillExecuting
         /// A dependency cycle: its members never become ready.
         case cycle
-        /// Not ready although no dependency is unfinished.
+        /// Not ready after a dependency was removed before it finished (Foundation on Linux never
+        /// takes it off its count).
         case notReadyWithoutDependencies
+        /// Not ready with no unfinished dependency it lists, and no removal that explains it: a
+        /// condition of its own (an `isReady` override) or of its framework (a dependency its
+        /// `dependencies` override hides) holds it.
+        case heldByCondition
         /// Ready, its queue running with a free slot, and not started for a while: the queue was
         /// never told it became ready (an `isReady` override without its KVO notification).
         case readyNotStarted

@@ -28,6 +28,9 @@ extension OpScopeReport {
         return writer.bytes
     }
 
+    /// `json()` as a string.
+    public func jsonString() -> String { String(decoding: json(), as: UTF8.self) }
+
     private static func write(_ queue: Queue, _ writer: inout ReportJSONWriter) {
         writer.object { object in
             object.key("cancelled")
@@ -102,6 +105,10 @@ extension OpScopeReport {
             object.value(operation.id)
             object.key("name")
             object.value(operation.name)
+            if let observation = operation.observation {
+                object.key("observation")
+                object.value(observation.rawValue)
+            }
             object.key("priority")
             object.value(operation.priority.description)
             object.key("qos")
@@ -114,12 +121,33 @@ extension OpScopeReport {
                 object.key("readyAt")
                 object.value(readyAt)
             }
+            if let seen = operation.seen { write(seen, &object) }
             if let startedAt = operation.startedAt {
                 object.key("startedAt")
                 object.value(startedAt)
             }
             object.key("state")
             object.value(operation.state.rawValue)
+        }
+    }
+
+    private static func write(_ seen: Seen, _ writer: inout ReportJSONWriter) {
+        writer.key("seen")
+        writer.object { object in
+            object.key("added")
+            object.value(seen.added.rawValue)
+            if let finished = seen.finished {
+                object.key("finished")
+                object.value(finished.rawValue)
+            }
+            if let ready = seen.ready {
+                object.key("ready")
+                object.value(ready.rawValue)
+            }
+            if let started = seen.started {
+                object.key("started")
+                object.value(started.rawValue)
+            }
         }
     }
 

@@ -75,6 +75,36 @@ public struct OpScopeReport: Codable, Sendable, Equatable {
         /// True when it was already added when first seen: `addedAt` is when it was first seen
         /// (absent otherwise).
         public var firstSeenLate: Bool?
+        /// How the monitor observed it (absent from reports written before it was kept).
+        public var observation: ObservationMode?
+        /// How each of its times was seen (absent from reports written before it was kept).
+        public var seen: Seen?
+    }
+
+    /// How each time of an operation was seen: `exact` (reported as it happened), `sampled`
+    /// (read by polling, up to one sampling interval late) or `inferred` (deduced: a start
+    /// implied by a finish, a finish implied by a dependent's start). A time the operation has not
+    /// reached is absent.
+    public struct Seen: Codable, Sendable, Equatable {
+        /// `addedAt` (with `firstSeenLate`, when it was first seen).
+        public var added: EventOrigin
+        /// `readyAt`.
+        public var ready: EventOrigin?
+        /// `startedAt`.
+        public var started: EventOrigin?
+        /// `finishedAt`.
+        public var finished: EventOrigin?
+
+        /// The moments of `record`.
+        public init(_ record: OperationRecord) {
+            added = record.origin(of: .added) ?? .exact
+            ready = record.origin(of: .ready)
+            started = record.origin(of: .started)
+            finished = record.origin(of: .finished)
+        }
+
+        /// Every moment the operation reached was seen as it happened.
+        public var allExact: Bool { [added, ready, started, finished].allSatisfy { $0 == nil || $0 == .exact } }
     }
 
     /// Monitor clock (nanoseconds) when the report was made.
@@ -104,7 +134,8 @@ public struct OpScopeReport: Codable, Sendable, Equatable {
     public var hasProblem: Bool {
         !cycles.isEmpty
             || warnings.contains {
-                [.unsignalledFinish, .notReadyWithoutDependencies, .readyNotStarted, .longRunningAsynchronous, .dependencyNeverEnqueued].contains($0.kind)
+                [.unsignalledFinish, .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted, .longRunningAsynchronous,
+                 .longRunningSynchronous, .dependencyNeverEnqueued].contains($0.kind)
             }
             || diagnoses.contains { [.notInAnyQueue, .cycle, .readyNotStarted].contains($0.kind) }
     }
@@ -157,7 +188,8 @@ extension DashboardModel {
                 priority: record.priority, effectivePriority: record.effectivePriority, qos: record.qualityOfService,
                 dependencies: record.dependencies, asynchronous: record.isAsynchronous, addedAt: record.addedAt,
                 readyAt: record.readyAt, startedAt: record.startedAt, finishedAt: record.finishedAt,
-                finishInferred: record.finishWasInferred ? true : nil, firstSeenLate: record.firstSeenLate ? true : nil))
+                finishInferred: record.finishWasInferred ? true : nil, firstSeenLate: record.firstSeenLate ? true : nil,
+                observation: record.observation, seen: OpScopeReport.Seen(record)))
         }
         operationList.sort { $0.id < $1.id }
         return OpScopeReport(time: now, queues: queueList, operations: operationList, cycles: cycles,

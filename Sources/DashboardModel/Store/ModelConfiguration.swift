@@ -6,8 +6,9 @@ public struct ModelConfiguration: Sendable, Equatable {
     public var finishedRetention: UInt64 = 30_000_000_000
     /// ...and at most this many are kept; older ones are counted in the queue summaries.
     public var maximumRetainedFinished = 5_000
-    /// Warn when an asynchronous operation has been executing longer than this (ns).
-    public var longAsynchronousExecution: UInt64 = 10_000_000_000
+    /// Warn when an operation has been executing longer than this (ns): an asynchronous one
+    /// that never calls `finish()`, a synchronous one whose `main()` never returns.
+    public var longExecution: UInt64 = 10_000_000_000
     /// Warn when a cancelled operation is still executing after this long (ns).
     public var cancelledStillExecuting: UInt64 = 2_000_000_000
     /// How long (ns) a pending operation whose dependencies all finished may stay not ready
@@ -25,6 +26,13 @@ public struct ModelConfiguration: Sendable, Equatable {
 
     /// The defaults.
     public init() {}
+
+    /// The former name of `longExecution`, from when only asynchronous operations were warned about.
+    @available(*, deprecated, renamed: "longExecution")
+    public var longAsynchronousExecution: UInt64 {
+        get { longExecution }
+        set { longExecution = newValue }
+    }
 
     /// For a one-shot report: every finished operation the source still holds is kept, however
     /// many and however old, so that the report tells what the monitor's history tells.

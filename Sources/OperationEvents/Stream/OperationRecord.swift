@@ -18,6 +18,8 @@ public struct OperationRecord: Sendable {
     /// the live ones, so that a long-lived hub's list does not grow without bound.
     var staleDependents: Int32 = 0
     @usableFromInline var flags: Flags = []
+    /// How each moment was seen, two bits per `Moment` (0 exact, 1 sampled, 2 inferred).
+    @usableFromInline var origins: UInt8 = 0
     /// The dependency a consumer keeps here as unfinished (see `blocker`); 0: none.
     @usableFromInline var storedBlocker: Int32 = 0
     // The times next, near the keys `state` reads (the end of `info`): a pass over every
@@ -49,12 +51,24 @@ public struct OperationRecord: Sendable {
         @usableFromInline static let firstSeenLate = Flags(rawValue: 8)
     }
 
-    init(info: OperationInfo, time: UInt64, enqueueOrder: UInt64) {
+    /// The moments of an operation's life whose time the record keeps.
+    public enum Moment: Int, Sendable, CaseIterable {
+        case added, ready, started, finished
+    }
+
+    init(info: OperationInfo, time: UInt64, enqueueOrder: UInt64, origin: EventOrigin = .exact) {
         self.info = info
         addedAt = time
         self.enqueueOrder = enqueueOrder
-        if info.isReady || info.isCancelled { readyTime = time }
-        if info.isExecuting { startTime = time }
+        setOrigin(origin, of: .added)
+        if info.isReady || info.isCancelled {
+            readyTime = time
+            setOrigin(origin, of: .ready)
+        }
+        if info.isExecuting {
+            startTime = time
+            setOrigin(origin, of: .started)
+        }
     }
 
     // MARK: Facts
@@ -110,6 +124,34 @@ public struct OperationRecord: Sendable {
     /// when it was added, so its wait time is unknown; a `readyAt` or `startedAt` equal to
     /// `addedAt` is when that was first seen, too. Its history starts with what was read then.
     @inlinable public var firstSeenLate: Bool { flags.contains(.firstSeenLate) }
+
+    /// How `moment` was seen: at the moment it happened, by sampling (up to one sampling
+    /// interval late), or deduced; nil when the operation has not got there.
+    public func origin(of moment: Moment) -> EventOrigin? {
+        switch moment {
+        case .added: break
+        case .ready: if readyTime == Self.never { return nil }
+        case .started: if startTime == Self.never { return nil }
+        case .finished: if finishTime == Self.never { return nil }
+        }
+        switch (origins >> (moment.rawValue * 2)) & 3 {
+        case 1: return .sampled
+        case 2: return .inferred
+        default: return .exact
+        }
+    }
+
+    /// Records how `moment` was seen (see `origin(of:)`).
+    mutating func setOrigin(_ origin: EventOrigin, of moment: Moment) {
+        let code: UInt8
+        switch origin {
+        case .exact: code = 0
+        case .sampled: code = 1
+        case .inferred: code = 2
+        }
+        let shift = moment.rawValue * 2
+        origins = origins & ~(3 << shift) | code << shift
+    }
 
     /// Recent key changes, oldest first (at most the stream's `historyLimit`).
     public var history: [KeyChange] { changes.decoded(base: addedAt) }

@@ -131,7 +131,7 @@ extension StreamQueue: Codable {
 extension OperationRecord: Codable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case info, addedAt, readyAt, startedAt, finishedAt, finishInferred, unsignalledFinish, vanished, firstSeenLate, enqueueOrder,
-             history
+             history, origins
     }
 
     /// Reads an operation of a keyframe; its dependents are rebuilt by the state.
@@ -147,6 +147,8 @@ extension OperationRecord: Codable, Equatable {
         if try container.decodeIfPresent(Bool.self, forKey: .unsignalledFinish) == true { flags.insert(.unsignalledFinish) }
         if try container.decodeIfPresent(Bool.self, forKey: .vanished) == true { flags.insert(.vanished) }
         if try container.decodeIfPresent(Bool.self, forKey: .firstSeenLate) == true { flags.insert(.firstSeenLate) }
+        // Absent in keyframes written before provenance was kept: every moment reads exact.
+        origins = try container.decodeIfPresent(UInt8.self, forKey: .origins) ?? 0
         for change in try container.decode([KeyChange].self, forKey: .history) {
             changes.append(change, base: addedAt, limit: 255)
         }
@@ -166,6 +168,7 @@ extension OperationRecord: Codable, Equatable {
         if firstSeenLate { try container.encode(true, forKey: .firstSeenLate) }
         try container.encode(enqueueOrder, forKey: .enqueueOrder)
         try container.encode(history, forKey: .history)
+        if origins != 0 { try container.encode(origins, forKey: .origins) }
     }
 
     /// Equal facts: the info, times, flags, add order and key changes (not the dependents,
@@ -173,6 +176,6 @@ extension OperationRecord: Codable, Equatable {
     public static func == (lhs: OperationRecord, rhs: OperationRecord) -> Bool {
         lhs.info == rhs.info && lhs.addedAt == rhs.addedAt && lhs.readyTime == rhs.readyTime
             && lhs.startTime == rhs.startTime && lhs.finishTime == rhs.finishTime && lhs.flags == rhs.flags
-            && lhs.enqueueOrder == rhs.enqueueOrder && lhs.changes == rhs.changes
+            && lhs.origins == rhs.origins && lhs.enqueueOrder == rhs.enqueueOrder && lhs.changes == rhs.changes
     }
 }

@@ -18,7 +18,7 @@ extension StreamState {
             change.revived = revived
             return change
         }
-        var record = OperationRecord(info: info, time: time, enqueueOrder: takeEnqueueOrder())
+        var record = OperationRecord(info: info, time: time, enqueueOrder: takeEnqueueOrder(), origin: origin)
         // An operation of an observed queue is announced exactly when it is added; announced any
         // other way (a snapshot read after events were lost), it was added before, unseen.
         let late = origin != .exact && (info.observation == .instrumented || info.observation == .hooked)
@@ -118,7 +118,10 @@ extension StreamState {
         let current = operations.update(id) { record -> OperationState in
             let current = record.state
             record.info.isReady = isReady
-            if isReady, record.readyTime == OperationRecord.never { record.readyTime = time }
+            if isReady, record.readyTime == OperationRecord.never {
+                record.readyTime = time
+                record.setOrigin(origin, of: .ready)
+            }
             record.remember(.isReady, isReady, time: time, origin: origin, limit: limit)
             return current
         }!
@@ -155,7 +158,12 @@ extension StreamState {
             let current = record.state
             record.info.isExecuting = true
             record.startTime = time
-            if record.readyTime == OperationRecord.never { record.readyTime = time }
+            record.setOrigin(origin, of: .started)
+            if record.readyTime == OperationRecord.never {
+                // Not seen becoming ready: Foundation starts only ready operations.
+                record.readyTime = time
+                record.setOrigin(.inferred, of: .ready)
+            }
             record.remember(.isExecuting, true, time: time, origin: origin, limit: limit)
             return current
         }
@@ -307,6 +315,7 @@ extension StreamState {
             if cancelled { record.info.isCancelled = true }
             record.info.isExecuting = false
             record.finishTime = time
+            record.setOrigin(inferred ? .inferred : origin, of: .finished)
             if inferred { record.flags.insert(.finishInferred) }
             if state == .executing { record.remember(.isExecuting, false, time: time, origin: origin, limit: limit) }
             record.remember(.isFinished, true, time: time, origin: origin, limit: limit)
@@ -329,6 +338,7 @@ extension StreamState {
         let (wasCancelled, queue) = operations.read(id, { ($0.isCancelled, $0.queue) })!
         operations[id]!.flags.remove(.finishInferred)
         operations[id]!.finishTime = time
+        operations[id]!.setOrigin(origin, of: .finished)
         if cancelled, !wasCancelled {
             operations[id]!.info.isCancelled = true
             if let queue, queues.contains(queue) { queues[queue]!.cancelled += 1 }

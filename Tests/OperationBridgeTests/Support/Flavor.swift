@@ -8,8 +8,12 @@ enum Flavor: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
-    /// Instrumented flavors report their start exactly; hooked ones sample or infer it.
-    var isInstrumented: Bool { [.observableSync, .observableAsync, .queueBlock].contains(self) }
+    /// Instrumented flavors report every key change themselves.
+    var isInstrumented: Bool { [.observableSync, .observableAsync].contains(self) }
+
+    /// The start is reported exactly: by an instrumented operation, or by the block an observed
+    /// queue wraps (a plain `BlockOperation`, hooked); other hooked ones sample or infer it.
+    var startIsExact: Bool { isInstrumented || self == .queueBlock }
 
     /// Makes one operation; `queueBlock` returns nil and adds the block itself.
     func add(to queue: ObservedOperationQueue, counter: DeinitCounter, dependencies: [Operation],
