@@ -5,7 +5,8 @@ import OperationEvents
 import Testing
 
 /// Issue 12, defect 7: a plain `BlockOperation` whose unfinished dependency was removed stays not
-/// ready for good (Foundation keeps counting it); the model must not call it next to start.
+/// ready for good (Foundation keeps counting it); the model must not call it next to start, and
+/// names the removal it saw.
 @Suite("Model: a foreign operation whose unfinished dependency was removed", .serialized, .timeLimit(.minutes(2)))
 @MainActor
 struct ForeignRemovedDependencyTests {
@@ -20,8 +21,12 @@ struct ForeignRemovedDependencyTests {
         other.name = "other"
         queue.addOperations([stuck, other], waitUntilFinished: false)
         stuck.addDependency(other)
+        // Both changes are read by sampling (Foundation reports neither): each is read before the
+        // next, so the stream shows the removal, which is what the diagnosis names.
+        live.monitor.sampleNow()
         live.sync()
         stuck.removeDependency(other)
+        live.monitor.sampleNow()
         queue.isSuspended = false
         #expect(live.sync { $0.operations.values.contains { $0.name == "other" && $0.state == .finished } })
         live.sync()
