@@ -43,7 +43,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        .testTarget(name: "OperationBridgeTests", dependencies: ["OperationBridge", "OperationEvents"],
+        .testTarget(name: "OperationBridgeTests", dependencies: ["OperationBridge", "OperationEvents", "OpScopeTestSupport"],
                     exclude: ["Support/README.md"]),
         // A pure reducer over events: store, graph and layouts, scheduling order, diagnosis,
         // warnings, statistics, report. Imports no bridge and no view.
@@ -56,7 +56,7 @@ let package = Package(
             ]
         ),
         // Event scripts shared by the model and UI tests.
-        .target(name: "OpScopeTestSupport", dependencies: ["DashboardModel", "OperationEvents"]),
+        .target(name: "OpScopeTestSupport", dependencies: ["DashboardModel", "OperationEvents", "OperationBridge"]),
         .testTarget(name: "DashboardModelTests",
                     dependencies: ["DashboardModel", "OperationEvents", "OperationBridge", "OpScopeTestSupport"]),
         // The dependency graph as DOT or Mermaid text (docs, bug reports). No Foundation.
@@ -122,7 +122,7 @@ let package = Package(
             "OpScope", "OpScopeDemos", "DemoLauncher", "GraphExport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "OpScopeTests", dependencies: ["OpScope", "WorkflowFixture"]),
+        .testTarget(name: "OpScopeTests", dependencies: ["OpScope", "WorkflowFixture", "OpScopeTestSupport"]),
         // An Operation framework written the way existing ones are (its own queue class, a locked
         // state machine, conditions as hidden dependencies, groups): code OpScope does not own.
         // OpScopeTests watch it tracked and through the adapter API, with every command.

@@ -3,7 +3,10 @@
 
 1. Layering: each module imports only the modules it may (the model never a view, only the
    backend ncurses, no Foundation where the module is meant to be free of it).
-2. Size: no Swift file under Sources/ or Demos/ over 500 lines.
+2. Concepts, not slices: a file holds one concept as long as it needs (at most 1,000 lines
+   under Sources/ or Demos/, a sign that it holds several), and a type of ours is declared and
+   extended in at most 3 files of its module: a type that needs more is several concepts, to
+   be split into types of their own rather than sliced into `Type+Part.swift` files.
 3. Documentation: at least 90% of the public declarations of each library module carry a
    `///` summary.
 
@@ -73,12 +76,46 @@ def check_layering(errors):
                     errors.append(f"{path}:{number}: {module} imports {imported} ({kind}; see docs/ARCHITECTURE.md)")
 
 
+MAX_LINES = 1000
+MAX_FILES_PER_TYPE = 3
+TYPE_DECL = re.compile(r"^\s*(?:@[\w().: ,\"]+\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*"
+                       r"(?:struct|class|enum|actor|protocol)\s+([A-Z]\w*)")
+EXTENSION = re.compile(r"^\s*(?:(?:public|package|internal|fileprivate|private)\s+)?extension\s+([A-Z][\w.]*)")
+
+
 def check_sizes(errors):
     for root in ("Sources", "Demos"):
         for path in swift_files(root):
             count = sum(1 for _ in open(path, encoding="utf-8"))
-            if count > 500:
-                errors.append(f"{path}: {count} lines (at most 500: split it by responsibility)")
+            if count > MAX_LINES:
+                errors.append(f"{path}: {count} lines (at most {MAX_LINES}: it holds more than one concept; split them)")
+
+
+def check_slicing(errors):
+    """A top-level type's declaration and extensions, per module, in at most MAX_FILES_PER_TYPE files."""
+    for root in ("Sources", "Demos"):
+        for module in sorted(os.listdir(root)):
+            directory = os.path.join(root, module)
+            if not os.path.isdir(directory):
+                continue
+            declared, files = set(), {}
+            for path in swift_files(directory):
+                for line in open(path, encoding="utf-8"):
+                    if line.startswith((" ", "\t")):
+                        continue  # nested types and members: only top-level declarations count
+                    declaration = TYPE_DECL.match(line)
+                    if declaration:
+                        declared.add(declaration.group(1))
+                        files.setdefault(declaration.group(1), set()).add(path)
+                    extension = EXTENSION.match(line)
+                    if extension:
+                        files.setdefault(extension.group(1).split(".")[0], set()).add(path)
+            for name in sorted(declared):
+                spread = sorted(files.get(name, ()))
+                if len(spread) > MAX_FILES_PER_TYPE:
+                    errors.append(f"{directory}: {name} is declared and extended in {len(spread)} files "
+                                  f"(at most {MAX_FILES_PER_TYPE}: split it into types of its own): "
+                                  + ", ".join(os.path.basename(path) for path in spread))
 
 
 def documentation(module):
@@ -129,13 +166,14 @@ def main():
     errors = []
     check_layering(errors)
     check_sizes(errors)
+    check_slicing(errors)
     check_documentation(errors, verbose)
     for error in errors:
         print("error: " + error)
     if errors:
         print(f"{len(errors)} structure error(s)")
         return 1
-    print("structure: layering, file sizes and documentation OK")
+    print("structure: layering, concepts per file and type, and documentation OK")
     return 0
 
 

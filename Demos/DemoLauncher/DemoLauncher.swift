@@ -3,61 +3,6 @@ import Foundation
 import OpScope
 import OpScopeDemos
 
-/// Options shared by the dashboard commands.
-public struct DisplayOptions: ParsableArguments {
-    public init() {}
-
-    @Flag(help: "Draw with ASCII only (no box drawing or symbols).")
-    public var ascii = false
-
-    @Flag(name: .customLong("no-color"), help: "No colours (states stay marked by symbols and attributes).")
-    public var noColor = false
-
-    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (lets the terminal select text).")
-    public var noMouse = false
-
-    @Option(help: "At most this many frames per second (1-120).")
-    public var fps = 30
-
-    @Option(help: "Demo speed: 0.5 is slow motion for teaching, 2 is twice as fast (0.05-20). Slower demos keep finished operations listed longer.")
-    public var speed = 1.0
-
-    @Option(help: "Seed of the demo's random choices (durations, priorities): the same seed, the same demo.")
-    public var seed: UInt64 = 1
-
-    @Flag(help: "Run headless and serve the demo to consoles in other terminals (opscope attach) until Ctrl-C.")
-    public var serve = false
-
-    @Option(help: "With --serve: the agent's socket path (default: the user's opscope directory, PID.sock).")
-    public var socket: String?
-
-    @Option(help: "Record the event stream to this file as well (opscope replay FILE plays it back).")
-    public var record: String?
-
-    /// The options as `opscope --help` lists them (ArgumentParser shows a default subcommand's
-    /// options only in that subcommand's help).
-    public static let summary = "--ascii, --no-color, --no-mouse, --fps N (1-120), --speed X (0.05-20), --seed N, --record FILE, --serve [--socket PATH]"
-
-    /// The dashboard's model for a demo played at `speed`: in slow motion, finished operations
-    /// stay listed, and the "too long" warnings wait, as long in demo time as at full speed.
-    public static func modelConfiguration(speed: Double) -> ModelConfiguration {
-        var configuration = ModelConfiguration()
-        guard speed.isFinite, speed > 0, speed < 1 else { return configuration }
-        func scaled(_ nanoseconds: UInt64) -> UInt64 { UInt64(min(Double(nanoseconds) / speed, 1e18)) }
-        configuration.finishedRetention = scaled(configuration.finishedRetention)
-        configuration.longExecution = scaled(configuration.longExecution)
-        configuration.cancelledStillExecuting = scaled(configuration.cancelledStillExecuting)
-        return configuration
-    }
-
-    public func validate() throws {
-        guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
-        guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
-        if socket != nil, !serve { throw ValidationError("--socket goes with --serve") }
-    }
-}
-
-
 /// Runs a demo in the dashboard: the `opscope demo` command and each demo's own executable.
 public enum DemoLauncher {
     /// Opens the dashboard on `demo` until q; a terminating signal ends it with 128 + the signal.
@@ -69,11 +14,7 @@ public enum DemoLauncher {
         defer { recorder.map(finish) }
         let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
         defer { handle.stop() }
-        var options = SessionOptions()
-        options.unicode = !display.ascii
-        options.color = !display.noColor
-        options.mouse = !display.noMouse
-        options.framesPerSecond = display.fps
+        var options = display.terminal.sessionOptions
         options.caption = "\(demo.name): \(demo.caption)"
         options.narration = true
         options.model = DisplayOptions.modelConfiguration(speed: display.speed)

@@ -78,16 +78,23 @@ public struct FilterQuery: Sendable, Equatable {
     /// The state names `state:` accepts (by prefix).
     static let stateNames = ["pending", "ready", "executing", "finished", "cancelled", "live"]
 
-    /// The reasons `why:` accepts, and the diagnosis kinds each names.
+    /// The reasons `why:` accepts, and the diagnosis kinds each names: the waits that go on by
+    /// themselves, then the stuck causes' own words (`StuckCause.filterWords`), `stuck` (the
+    /// model's `stuckOperations`), and each kind by its name.
     static let reasons: [(String, [Diagnosis.Kind])] = [
         ("deps", [.waitingOnDependencies]), ("dependencies", [.waitingOnDependencies]),
-        ("suspended", [.queueSuspended]), ("limit", [.concurrencyLimit]), ("slot", [.concurrencyLimit]),
-        ("turn", [.waitingForTurn]), ("next", [.waitingForTurn]), ("noqueue", [.notInAnyQueue]),
-        ("cycle", [.cycle]), ("cancelled", [.cancelledWaitingForSlot]), ("notready", [.notReadyWithoutDependencies, .heldByCondition]),
-        ("condition", [.heldByCondition]),
-        ("notstarted", [.readyNotStarted]),
-        ("stuck", []),
-    ] + Diagnosis.Kind.allCases.map { ($0.rawValue.lowercased(), [$0]) }
+        ("limit", [.concurrencyLimit]), ("slot", [.concurrencyLimit]),
+        ("turn", [.waitingForTurn]), ("next", [.waitingForTurn]), ("cancelled", [.cancelledWaitingForSlot]),
+    ] + stuckCauseReasons + [("stuck", [])] + Diagnosis.Kind.allCases.map { ($0.rawValue.lowercased(), [$0]) }
+
+    /// Each word of `StuckCause.filterWords`, in the causes' order, with the kinds whose cause lists it.
+    private static var stuckCauseReasons: [(String, [Diagnosis.Kind])] {
+        var words: [String] = []
+        for cause in StuckCause.allCases {
+            for word in cause.filterWords where !words.contains(word) { words.append(word) }
+        }
+        return words.map { word in (word, Diagnosis.Kind.allCases.filter { $0.stuckCause?.filterWords.contains(word) == true }) }
+    }
 
     /// The reasons `why:` names to people (the help and a refused value list the same ones),
     /// leaving out the synonyms and the diagnosis kinds' own names.
@@ -194,7 +201,7 @@ extension FilterQuery {
             } else {
                 diagnoses = [:]
             }
-            stuck = needsStuck ? StuckOperations.find(model) : []
+            stuck = needsStuck ? model.stuckOperations() : []
         }
 
         /// Queues whose name contains `text` (and, `byID`, the one named `q2` or `2`).

@@ -43,13 +43,7 @@ public struct FrameComposer: Sendable {
         let (body, bottom) = rest.splitBottom(2 + narrationRows + (timeline == nil ? 0 : 1))
         let (header, main) = body.splitTop(HeaderView.height(queues: model.queues.count, terminalHeight: height))
         HeaderView(theme: theme).render(model, state, into: &buffer, area: header, map: &map)
-        if state.screen == .overview {
-            drawPanes(&buffer, &map, main, model, interaction, warnings)
-        } else if state.screen == .timeline {
-            TimelineView(theme: theme).render(model, interaction, into: &buffer, area: main, map: &map)
-        } else {
-            ListViews(theme: theme).render(model, interaction, into: &buffer, area: main, map: &map)
-        }
+        state.screen.view.render(model, interaction, theme: theme, warnings: warnings, into: &buffer, area: main, map: &map)
         var line = bottom.y
         if let timeline {
             TimelineBar(theme: theme).render(timeline, into: &buffer, area: Rect(x: bottom.x, y: line, width: bottom.width, height: 1))
@@ -159,106 +153,6 @@ public struct FrameComposer: Sendable {
         for (row, line) in layout.caption.enumerated() where !line.isEmpty {
             buffer.write(line, x: x, y: area.y + row, style: theme.dim, clip: area)
         }
-    }
-
-    private func drawPanes(_ buffer: inout Buffer, _ map: inout ScreenMap, _ area: Rect, _ model: DashboardModel,
-                           _ interaction: Interaction, _ warnings: [Warning]) {
-        let state = interaction.state
-        // Titles are cut after a whole word, never in the middle of one.
-        let frame = { (pane: ViewState.Pane, title: String, area: Rect) -> Frame in
-            Frame(title: TextWrap.fit(theme.text(title), width: max(1, area.width - 4)), style: state.focus == pane ? theme.focusedFrame : theme.frame,
-                  titleStyle: state.focus == pane ? theme.focusedFrame : theme.header, ascii: !theme.unicode)
-        }
-        let wide = area.width >= 100
-        // The graph, when it has the keys, takes the room a drawing needs: the wider column, or
-        // most of the rows (and the lanes give it theirs).
-        let graphFocused = state.focus == .graph && state.details == nil
-        let left: Rect
-        let right: Rect
-        if wide {
-            (left, right) = area.splitLeft(graphFocused ? area.width * 2 / 5 : area.width * 11 / 20)
-        } else {
-            // Stacked: open details get the larger part, so that their "Why" shows.
-            let top = state.details != nil ? max(4, area.height * 2 / 5)
-                : graphFocused ? max(4, area.height / 3) : max(4, area.height / 2)
-            (left, right) = area.splitTop(top)
-        }
-        // Left: the table, with the warnings under it when there are any.
-        var tableArea = left
-        if wide, !warnings.isEmpty, left.height >= 12 {
-            let needed = WarningsView.lineCount(warnings, width: left.width - 2, theme: theme) + 2
-            let split = left.splitBottom(min(needed, max(4, left.height / 3)))
-            tableArea = split.rest
-            drawWarnings(&buffer, &map, split.bottom, warnings, state, frame)
-        }
-        map.panes[.table] = tableArea
-        let tableInner = frame(.table, tableTitle(state, width: tableArea.width - 2), tableArea).render(into: &buffer, area: tableArea)
-        OperationTableView(theme: theme).render(model, interaction, into: &buffer, area: tableInner, map: &map)
-
-        // Right (or below): details, or the graph and the lanes.
-        if let details = state.details {
-            map.panes[.graph] = right
-            let inner = frame(.graph, "Details (↑ ↓ scroll when focused, Esc closes)", right).render(into: &buffer, area: right)
-            DetailView(theme: theme).render(model, state, offset: details.offset, warnings: warnings, into: &buffer, area: inner)
-            return
-        }
-        var graphArea = right
-        var lanesArea: Rect?
-        if graphFocused {
-            graphArea = right
-        } else if wide || right.height >= 14 {
-            let split = right.splitTop(right.height * 3 / 5)
-            graphArea = split.0
-            lanesArea = split.1
-        } else if state.focus == .lanes {
-            graphArea = Rect(x: right.x, y: right.y, width: 0, height: 0)
-            lanesArea = right
-        } else if state.focus == .warnings {
-            drawWarnings(&buffer, &map, right, warnings, state, frame)
-            return
-        }
-        if !graphArea.isEmpty {
-            map.panes[.graph] = graphArea
-            let inner = frame(.graph, GraphView.title(model, state), graphArea).render(into: &buffer, area: graphArea)
-            // The graph draws in Unicode but for the labels' `<>` (as the table's); the frame's
-            // last pass makes the rest ASCII with everything else.
-            GraphView(theme: theme).render(model, state, into: &buffer, area: inner, map: &map)
-            // What it leaves out and where it is panned, on its bottom edge.
-            let note = map.graph.note.isEmpty ? "" : " \(map.graph.note) "
-            if !note.isEmpty, graphArea.height > 2, note.count < graphArea.width - 2 {
-                buffer.write(note, x: graphArea.maxX - note.count - 1, y: graphArea.maxY - 1,
-                             style: state.focus == .graph ? theme.focusedFrame : theme.frame, clip: graphArea)
-            }
-        }
-        if let lanesArea {
-            map.panes[.lanes] = lanesArea
-            let inner = frame(.lanes, "QoS lanes", lanesArea).render(into: &buffer, area: lanesArea)
-            QoSLanesView(theme: theme).render(model, state, into: &buffer, area: inner, map: &map)
-        }
-    }
-
-    private func drawWarnings(_ buffer: inout Buffer, _ map: inout ScreenMap, _ area: Rect, _ warnings: [Warning], _ state: ViewState,
-                              _ frame: (ViewState.Pane, String, Rect) -> Frame) {
-        map.panes[.warnings] = area
-        let hint = state.focus == .warnings && !warnings.isEmpty ? ": ↑ ↓ choose, Enter goes to it" : ""
-        let inner = frame(.warnings, "Warnings (\(warnings.count))\(hint)", area).render(into: &buffer, area: area)
-        WarningsView(theme: theme).render(warnings, selected: state.warnings.offset, focused: state.focus == .warnings,
-                                          into: &buffer, area: inner, map: &map)
-    }
-
-    /// `Operations /filter  sort WAIT▲`, saying when the sort column is not on screen and when
-    /// finished operations are hidden.
-    private func tableTitle(_ state: ViewState, width: Int) -> String {
-        let table = state.table
-        let mark = table.descending ? "▼" : "▲"
-        var title = "Operations"
-        if !table.filter.isEmpty { title += " /\(table.filter)" }
-        if table.hideFinished { title += " (finished hidden)" }
-        title += "  sort \(table.sort.title)\(mark)"
-        if !OperationTableView.layout(width: width).contains(where: { $0.column == table.sort }) {
-            title += " (column hidden: too narrow)"
-        }
-        return title
     }
 
     /// The status line: a question, the line being typed, a message, the source's status or the

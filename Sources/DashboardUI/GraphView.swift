@@ -232,7 +232,7 @@ struct GraphView {
             if node.root != nil { style.attributes.insert(.underline) }
             if .node(node.key) == cursor { style.attributes.insert(.reverse) }
             buffer.restyle(rect) { $0 = style }
-            if case .operation(let id) = node.key { map.graphNodes.append(GraphNodeArea(rect: rect, operation: id)) }
+            if case .operation(let id) = node.key { map.graphNodes.append(OperationArea(rect: rect, operation: id)) }
         }
         // Cut on the left or the right: say so.
         if pan > 0, line.prefix(pan).contains(where: { $0 != " " }) {

@@ -51,7 +51,7 @@ struct HelpOverlay {
             lines.append([.init(GraphTextFit.pad(label, 17), theme.header), .init(" " + help)])
         }
         heading("Commands (:)")
-        for usage in CommandLineParser.usage { wrapped(usage, theme.dim) }
+        for usage in CommandPrompt.usage { wrapped(usage, theme.dim) }
         heading("Filter (/)")
         for line in filterLines { wrapped(line, theme.dim) }
         heading("Views")

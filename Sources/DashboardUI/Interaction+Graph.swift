@@ -5,46 +5,51 @@ import OperationEvents
 /// `z` compact, `h` `l` (← →) pan, ↑ ↓ (and the page keys) move the cursor through the boxes
 /// in reading order, Enter opens a fold (on an operation: its details).
 extension Interaction {
-    /// `g`, `f`, `h`, `l`, `z`.
-    mutating func performGraph(_ action: UserAction, _ model: DashboardModel) -> [Effect] {
-        switch action {
-        case .toggleGraphLayout:
-            state.graph.layout = state.graph.layout == .focused ? .all : .focused
-            state.graph.expanded = []
-            state.graph.budgetLevel = 0
+    /// `g`: the selection's group, or every group (what Enter opened folds again).
+    mutating func toggleGraphLayout() {
+        state.graph.layout = state.graph.layout == .focused ? .all : .focused
+        state.graph.expanded = []
+        state.graph.budgetLevel = 0
+        state.graph.cursor = nil
+        state.details = nil
+        if state.screen == .overview { state.focus = .graph }
+        status(state.graph.layout == .all
+            ? "graph: every group, stuck first, then running, then waiting (g: the selection's group)"
+            : "graph: the selection's group (g: every group)")
+    }
+
+    /// `f`: the pane stays on the selection's blocking chain, or follows the selection again.
+    mutating func toggleGraphFollow(_ model: DashboardModel) -> [Effect] {
+        if let pinned = state.graph.pinned {
+            state.graph.pinned = nil
+            status("graph follows the selection again (it stayed on \(pinned)'s chain)")
+        } else {
+            guard let id = state.selection, model.operations.contains(id) else { return error("select an operation first, then f") }
+            state.graph.pinned = id
+            state.graph.layout = .focused
             state.graph.cursor = nil
             state.details = nil
             if state.screen == .overview { state.focus = .graph }
-            status(state.graph.layout == .all
-                ? "graph: every group, stuck first, then running, then waiting (g: the selection's group)"
-                : "graph: the selection's group (g: every group)")
-        case .toggleGraphFollow:
-            if let pinned = state.graph.pinned {
-                state.graph.pinned = nil
-                status("graph follows the selection again (it stayed on \(pinned)'s chain)")
-            } else {
-                guard let id = state.selection, model.operations.contains(id) else { return error("select an operation first, then f") }
-                state.graph.pinned = id
-                state.graph.layout = .focused
-                state.graph.cursor = nil
-                state.details = nil
-                if state.screen == .overview { state.focus = .graph }
-                let why = model.diagnosis(of: id)?.message ?? "\(model.operations[id]?.label ?? id.description) is not waiting on anything"
-                status("graph stays on this chain until f: \(why)")
-            }
-        case .panLeft, .panRight:
-            guard state.screen == .overview, state.focus == .graph, state.details == nil else { return [] }
-            let memory = map.graph
-            let step = max(4, memory.viewWidth / 3)
-            let widest = max(0, memory.contentWidth - memory.viewWidth)
-            map.graph.panX = max(0, min(widest, memory.clampedPan + (action == .panLeft ? -step : step)))
-        case .toggleGraphCompact:
-            state.graph.compact.toggle()
-            status(state.graph.compact ? "graph: one cell per box; the cursor's label is under it (z: labels)" : "graph: labelled boxes")
-        default:
-            return []
+            let why = model.diagnosis(of: id)?.message ?? "\(model.operations[id]?.label ?? id.description) is not waiting on anything"
+            status("graph stays on this chain until f: \(why)")
         }
         return [.redraw]
+    }
+
+    /// `h` `l` (← →) with the graph focused: a third of the pane sideways.
+    mutating func panGraph(left: Bool) -> [Effect] {
+        guard state.screen == .overview, state.focus == .graph, state.details == nil else { return [] }
+        let memory = map.graph
+        let step = max(4, memory.viewWidth / 3)
+        let widest = max(0, memory.contentWidth - memory.viewWidth)
+        map.graph.panX = max(0, min(widest, memory.clampedPan + (left ? -step : step)))
+        return [.redraw]
+    }
+
+    /// `z`: one cell per box, or labelled boxes.
+    mutating func toggleGraphCompact() {
+        state.graph.compact.toggle()
+        status(state.graph.compact ? "graph: one cell per box; the cursor's label is under it (z: labels)" : "graph: labelled boxes")
     }
 
     /// ↑ ↓ (and the page keys) with the graph focused: the cursor through what the pane drew,

@@ -21,8 +21,9 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
     case nextStuck, previousStuck
     /// Teaching: narration on and off, the legend.
     case toggleNarration, legend
-    /// Whole-screen views.
-    case showOverview, showStuck, showStartOrder, showNarration, showTimeline
+    /// Whole-screen views: a digit shows the view it names; the key bar's entry, standing for
+    /// every digit, shows the next view.
+    case showView
     /// Graph pane.
     case toggleGraphLayout, toggleGraphFollow, panLeft, panRight, toggleGraphCompact
     /// Display and session.
@@ -47,14 +48,30 @@ public enum KeyBindings {
         public var bar: (place: Int, key: String, name: String)?
         /// In the key bar of a replay, which takes no commands: its place, key and short name.
         public var replayBar: (place: Int, key: String, name: String)?
+        /// The view a digit shows (with `action` `.showView`).
+        public var screen: ViewState.Screen?
     }
 
     private static func keys(_ characters: String, _ others: Key...) -> [Key] {
         characters.map { Key.character($0) } + others
     }
 
-    /// The table.
-    public static let all: [Binding] = [
+    /// The table: the movement and pane keys, a digit per view, then the rest.
+    public static let all: [Binding] = beforeViews + viewBindings + afterViews
+
+    /// A digit per view of `ScreenViews.all`; the first stands for them all in the key bar.
+    private static var viewBindings: [Binding] {
+        ScreenViews.all.map { view in
+            let digit = "\(view.text.screen.rawValue)"
+            let first = view.text.screen.rawValue == 1
+            return Binding(keys: keys(digit), label: digit, help: view.text.keyHelp, action: .showView,
+                           bar: first ? (7, ScreenViews.digitRange, "View") : nil,
+                           replayBar: first ? (9, ScreenViews.digitRange, "View") : nil, screen: view.text.screen)
+        }
+    }
+
+    /// The keys listed before the digits.
+    private static let beforeViews: [Binding] = [
         Binding(keys: keys("k", .up), label: "↑ k", help: "select the previous operation (or move in the focused pane or view)", action: .moveUp),
         Binding(keys: keys("j", .down), label: "↓ j", help: "select the next operation (or move in the focused pane or view)", action: .moveDown),
         Binding(keys: [.pageUp], label: "PgUp", help: "a page up", action: .pageUp),
@@ -66,12 +83,10 @@ public enum KeyBindings {
         Binding(keys: [.escape], label: "Esc", help: "back: to the overview, close details, then clear the filter, then the tags", action: .back),
         Binding(keys: [.tab], label: "Tab", help: "next pane: queues, operations, graph, lanes, warnings", action: .nextPane, bar: (1, "Tab", "Pane")),
         Binding(keys: [.backTab], label: "Shift-Tab", help: "previous pane", action: .previousPane),
-        Binding(keys: keys("1"), label: "1", help: "view: the overview", action: .showOverview, bar: (7, "1-5", "View"), replayBar: (9, "1-5", "View")),
-        Binding(keys: keys("2"), label: "2", help: "view: waiting operations grouped by root cause", action: .showStuck),
-        Binding(keys: keys("3"), label: "3", help: "view: each queue's start order", action: .showStartOrder),
-        Binding(keys: keys("4"), label: "4", help: "view: the narration log", action: .showNarration),
-        Binding(keys: keys("5"), label: "5", help: "view: the timeline: each queue's operations as bars over time (waiting, running, ran, cancelled)",
-                action: .showTimeline),
+    ]
+
+    /// The keys listed after the digits.
+    private static let afterViews: [Binding] = [
         Binding(keys: keys("n"), label: "n", help: "next stuck operation (a cycle, a suspended queue, never enqueued, not ready without a "
                     + "reason, ready but not started, a lost finish, or waiting on one)", action: .nextStuck),
         Binding(keys: keys("N"), label: "N", help: "previous stuck operation", action: .previousStuck),
@@ -130,20 +145,22 @@ public enum KeyBindings {
         ("Enter Esc", "run (or keep the filter) / cancel (Esc clears the filter)"),
     ]
 
-    private static let index: [Key: UserAction] = {
-        var table: [Key: UserAction] = [:]
-        for binding in all {
-            guard let action = binding.action else { continue }
+    private static let index: [Key: Binding] = {
+        var table: [Key: Binding] = [:]
+        for binding in all where binding.action != nil {
             for key in binding.keys {
                 precondition(table[key] == nil, "key \(key) is bound twice")
-                table[key] = action
+                table[key] = binding
             }
         }
         return table
     }()
 
     /// The action a key triggers in the main view, if any.
-    public static func action(for key: Key) -> UserAction? { index[key] }
+    public static func action(for key: Key) -> UserAction? { index[key]?.action }
+
+    /// The view a key shows (a digit), if it shows one.
+    public static func screen(for key: Key) -> ViewState.Screen? { index[key]?.screen }
 
     /// Key bar entries, in bar order: key label and name.
     public static let bar: [(key: String, name: String)] =

@@ -1,3 +1,4 @@
+import DashboardModel
 import OperationEvents
 
 /// One sentence of narration: what changed and why, in the terms of the lessons.
@@ -72,4 +73,79 @@ public struct NarrationState: Sendable, Equatable {
 
     /// The newest entry.
     public var latest: NarrationEntry? { entries.last }
+}
+
+extension NarrationState {
+    /// The most sentences one batch adds: more than a person can read; the rest are counted.
+    public static let perBatch = 40
+
+    /// Tells a batch of events just applied; `model` is the state after them. Nothing while
+    /// narration is off. A flood is told by its last events, with one line counting the others.
+    mutating func tell(_ events: [MonitorEvent], model: DashboardModel) {
+        guard isOn, !events.isEmpty else { return }
+        var told: [NarrationEntry] = []
+        var skipped = 0
+        // From the newest back: the sentences kept are the latest ones.
+        for event in events.reversed() {
+            if told.count >= Self.perBatch {
+                if Narrator.tells(event.change) { skipped += 1 }
+                continue
+            }
+            if let entry = Narrator.narrate(event, model: model) { told.append(entry) }
+        }
+        told.reverse()
+        if skipped > 0, let first = told.first {
+            told.insert(NarrationEntry(time: first.time, text: "… \(skipped) earlier changes in this moment, too many to narrate"), at: 0)
+        }
+        append(told)
+    }
+
+    /// Tells the changes that led to `model`, the state a session started from (a program
+    /// already running), so that the log begins where the program began. Nothing while
+    /// narration is off. Beyond the log's limit, the earliest are counted, not told.
+    mutating func tell(startingFrom model: DashboardModel) {
+        guard isOn else { return }
+        let events = StartingHistory.events(model)
+        guard !events.isEmpty else { return }
+        let untold = events.count - min(events.count, Self.limit - 1)
+        var scratch = DashboardModel(configuration: model.configuration)
+        // The untold ones at once; the told ones one by one, each with the state it made.
+        if untold > 0 { scratch.apply(EventBatch(events: Array(events[..<untold]), droppedTotal: 0)) }
+        var told: [NarrationEntry] = []
+        for event in events[untold...] {
+            scratch.apply(EventBatch(events: [event], droppedTotal: 0))
+            if let entry = Narrator.narrate(event, model: scratch) { told.append(entry) }
+        }
+        if untold > 0, let first = told.first {
+            told.insert(NarrationEntry(time: first.time, text: "… \(untold) earlier changes before the dashboard opened, too many to narrate"), at: 0)
+        }
+        append(told)
+    }
+
+    /// Tells one event shown by stepping (`.`), whether narration is on or not: the narration
+    /// line shows it while the display stays paused.
+    mutating func tell(step event: MonitorEvent, model: DashboardModel) {
+        let entry = Narrator.narrate(event, model: model)
+            ?? NarrationEntry(time: event.time, text: "a change nobody needs told (a sampled queue depth)")
+        append([entry])
+        stepped = true
+        steppedBack = nil
+    }
+
+    /// Tells the event a step back (`,`) went back over (`model` is the state it made): the
+    /// narration line tells it instead of the newest sentence, which is of a later moment. The
+    /// log keeps only what happened, in order.
+    mutating func tell(stepBack event: MonitorEvent, model: DashboardModel) {
+        let told = Narrator.narrate(event, model: model)
+        steppedBack = NarrationEntry(time: event.time, text: "went back before: " + (told?.text ?? "a sampled queue depth"),
+                                     operation: told?.operation, queue: told?.queue)
+        stepped = true
+    }
+
+    /// The sentence the narration line shows (`paused`: the display is), if it shows one.
+    func line(paused: Bool) -> NarrationEntry? {
+        guard isOn || (paused && stepped) else { return nil }
+        if paused, let back = steppedBack { return back }
+        return latest
+    }
 }

@@ -58,6 +58,18 @@ public enum Narrator {
         return NarrationEntry(time: event.time, text: text, operation: event.change.operation, queue: event.change.queue)
     }
 
+    /// True when `change` is told (`narrate` has a sentence for it): a flood counts the told
+    /// changes it leaves out.
+    static func tells(_ change: MonitorEvent.Change) -> Bool {
+        switch change {
+        case .operationAdded, .ready, .started, .finished, .cancelled, .dependencyAdded, .dependencyRemoved, .priorityChanged,
+             .unsignalledFinish, .released, .queueAppeared, .queueSuspended, .queueMaxConcurrency, .queueRenamed,
+             .queueQualityOfService, .queueCancelledAll, .queueReleased:
+            true
+        case .queueDepth: false
+        }
+    }
+
     private static func label(_ id: OperationID, _ model: DashboardModel) -> String {
         model.operations[id]?.label ?? id.description
     }

@@ -106,14 +106,14 @@ struct QoSLanesView {
         var shown = 0
         for id in ids {
             guard let record = model.operations[id] else { continue }
-            let priority = record.effectivePriority == .normal ? "" : "(\(OperationTableView.short(record.effectivePriority)))"
+            let priority = record.effectivePriority == .normal ? "" : "(\(OperationsPane.short(record.effectivePriority)))"
             let text = theme.glyph(state: record.state, cancelled: record.isCancelled) + "\(id.rawValue)\(priority)"
             // Room for this one and for the count of the rest.
             guard x + text.count + 12 <= limit || (shown == total - 1 && x + text.count <= limit) else { break }
             var style = theme.style(state: record.state, cancelled: record.isCancelled, inCycle: model.isInCycle(id))
             if id == state.selection { style.attributes.insert(.reverse) }
             let end = Self.put(text, x: x, y: y, style: style, &buffer, area)
-            map.laneOperations.append(LaneOperationArea(rect: Rect(x: x, y: y, width: min(end, area.maxX) - x, height: 1), operation: id))
+            map.laneOperations.append(OperationArea(rect: Rect(x: x, y: y, width: min(end, area.maxX) - x, height: 1), operation: id))
             x = end
             // The space after an id that ends on the last column is not a cut.
             buffer.write(" ", x: x, y: y, clip: area)
@@ -123,12 +123,4 @@ struct QoSLanesView {
         if total > shown { x = Self.put("+\(total - shown) more", x: x, y: y, style: theme.dim, &buffer, area) }
         return x
     }
-}
-
-/// One operation shown in the QoS lanes (its glyph, id and priority).
-public struct LaneOperationArea: Sendable, Equatable {
-    /// The cells.
-    public var rect: Rect
-    /// The operation.
-    public var operation: OperationID
 }

@@ -53,7 +53,7 @@ public struct RootCauseGroups: Sendable {
         let diagnoses = model.diagnoses()
         var byOperation: [OperationID: Diagnosis] = [:]
         for diagnosis in diagnoses { byOperation[diagnosis.operation] = diagnosis }
-        let warned = Set(model.warnings().compactMap { $0.kind == .droppedEvents ? nil : $0.operation })
+        let warned = Set(model.warnings().compactMap { $0.kind.stuckCause == nil ? nil : $0.operation })
         var members: [Cause: [OperationID]] = [:]
         var order: [Cause] = []
         var roots: [Cause: OperationID] = [:]
@@ -114,7 +114,7 @@ public struct RootCauseGroups: Sendable {
         switch cause {
         case .cycle(let index):
             let cycle = model.cycles.indices.contains(index) ? model.cycles[index] : []
-            return ("a dependency cycle, none of them can ever start: " + model.cycleDescription(cycle), 0)
+            return ("a dependency cycle, none of them can ever start: " + model.cycleDescription(cycle), StuckCause.cycle.groupRank)
         case .operation(let id):
             guard let record = model.operations[id] else { return ("\(id) (no longer retained)", 8) }
             if record.state == .executing {
@@ -122,20 +122,16 @@ public struct RootCauseGroups: Sendable {
                 if record.isAsynchronous { text += ", asynchronous" }
                 if record.isCancelled { text += ", cancelled but still running" }
                 guard warned.contains(id) else { return (text, 5) }
-                if record.unsignalledFinish { return (text + ": finish not signalled (no didChangeValue(forKey: \"isFinished\"))", 2) }
-                if !record.isCancelled {
-                    return (text + ": " + (record.isAsynchronous ? Diagnosis.unfinishedAsynchronousAdvice : Diagnosis.unreturnedSynchronousAdvice), 2)
-                }
-                return (text + ": does it check isCancelled? Its dependents wait until it finishes", 2)
+                let stuck = StuckCause.ofExecuting(unsignalledFinish: record.unsignalledFinish, cancelled: record.isCancelled,
+                                                   asynchronous: record.isAsynchronous)
+                return (text + ": " + (stuck.executingAdvice ?? ""), stuck.groupRank)
             }
             guard let diagnosis = byOperation[id] else { return (record.label, 8) }
-            switch diagnosis.kind {
-            case .notInAnyQueue: return (diagnosis.message, 1)
-            case .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted: return (diagnosis.message, 3)
-            default: return (diagnosis.message, 6)
-            }
+            // A root waiting for something that goes on by itself ranks with the queues' limits.
+            return (diagnosis.message, diagnosis.kind.stuckCause?.groupRank ?? 6)
         case .suspended(let queue):
-            return ("queue \(queueName(queue)) is suspended, it starts nothing: " + Diagnosis.suspendedQueueAdvice, 3)
+            return ("queue \(queueName(queue)) is suspended, it starts nothing: " + Diagnosis.suspendedQueueAdvice,
+                    StuckCause.queueSuspended.groupRank)
         case .limit(let queue):
             let record = model.queues[queue]
             return ("queue \(queueName(queue)) runs \(record?.executing ?? 0) of \(record?.limitText ?? "?"), its limit: they wait for a slot", 6)
@@ -146,42 +142,5 @@ public struct RootCauseGroups: Sendable {
         case .running:
             return ("dependencies still running: each starts when they finish (nothing is stuck here)", 9)
         }
-    }
-}
-
-/// The operations `n` and `N` visit and `why:stuck` finds: those that cannot go on without
-/// someone's help (a cycle, a suspended queue, never enqueued, not ready without a reason, an
-/// asynchronous operation that does not finish), and those waiting on one of them.
-enum StuckOperations {
-    static func find(_ model: DashboardModel) -> Set<OperationID> {
-        let troubled = Set(model.warnings().compactMap { warning -> OperationID? in
-            switch warning.kind {
-            case .longRunningAsynchronous, .longRunningSynchronous, .unsignalledFinish, .cancelledStillExecuting,
-                 .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted, .dependencyNeverEnqueued: warning.operation
-            case .cycle, .droppedEvents, .suspendedQueueWithWork: nil
-            }
-        })
-        let diagnoses = model.diagnoses()
-        var kinds: [OperationID: Diagnosis.Kind] = [:]
-        for diagnosis in diagnoses { kinds[diagnosis.operation] = diagnosis.kind }
-        let hopeless: Set<Diagnosis.Kind> = [.cycle, .queueSuspended, .notInAnyQueue, .notReadyWithoutDependencies, .heldByCondition,
-                                             .readyNotStarted]
-        var result = troubled
-        for diagnosis in diagnoses {
-            let suspendedQueue = diagnosis.queue.flatMap { model.queues[$0]?.isSuspended } ?? false
-            switch diagnosis.kind {
-            case _ where hopeless.contains(diagnosis.kind): result.insert(diagnosis.operation)
-            case .cancelledWaitingForSlot where suspendedQueue: result.insert(diagnosis.operation)
-            case .concurrencyLimit where diagnosis.blockers.contains(where: troubled.contains):
-                result.insert(diagnosis.operation)
-            case .waitingOnDependencies:
-                guard let root = diagnosis.rootCause, root != diagnosis.operation else { continue }
-                if troubled.contains(root) || kinds[root].map(hopeless.contains) == true || suspendedQueue {
-                    result.insert(diagnosis.operation)
-                }
-            default: break
-            }
-        }
-        return result
     }
 }

@@ -83,3 +83,18 @@ enum TextWrap {
         return text[text.startIndex..<end]
     }
 }
+
+/// `12.3` (no Foundation formatting on the frame path).
+func oneDecimal(_ value: Double) -> String {
+    guard value.isFinite, value >= 0 else { return "0.0" }
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}
+
+/// Shortening text to a width with an ellipsis. Widths are terminal columns, not characters:
+/// a CJK name or an emoji takes two, so a column of names stays aligned whatever they hold.
+enum GraphTextFit {
+    static func fit(_ text: String, _ width: Int) -> String { TerminalText.truncate(text, to: width) }
+
+    static func pad(_ text: String, _ width: Int) -> String { TerminalText.padded(text, to: width) }
+}

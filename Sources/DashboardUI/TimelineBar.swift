@@ -1,37 +1,6 @@
 import OperationEvents
 import TerminalKit
 
-/// Where a replay is, as its source last said (the session asks every frame): what the
-/// timeline bar draws, and what tells the keys that they move in a recording.
-public struct TimelineState: Sendable, Equatable {
-    /// Seconds since the recording's start.
-    public var position: Double
-    /// The recording's length in seconds.
-    public var duration: Double
-    /// Playing, or paused.
-    public var playing: Bool
-    /// The pace (1 is real time).
-    public var speed: Double
-    /// Moments warnings appeared, in seconds.
-    public var marks: [Double]
-
-    /// A state.
-    public init(position: Double, duration: Double, playing: Bool, speed: Double, marks: [Double] = []) {
-        self.position = position
-        self.duration = duration
-        self.playing = playing
-        self.speed = speed
-        self.marks = marks
-    }
-
-    /// The state a source's status describes, if it describes a timeline.
-    public init?(_ status: PlaybackStatus) {
-        guard let position = status.position, let duration = status.duration else { return nil }
-        self.init(position: position, duration: duration, playing: status.playing ?? false, speed: status.speed ?? 1,
-                  marks: status.marks)
-    }
-}
-
 /// The replay's bar above the status line: play state, position of duration, speed, the track
 /// with the moments warnings appeared, and the keys that move in it.
 struct TimelineBar {

@@ -42,31 +42,6 @@ public struct ViewState: Sendable, Equatable {
     /// The starting view.
     public init() {}
 
-    /// The whole-screen views; digits switch between them.
-    public enum Screen: Int, Sendable, CaseIterable {
-        /// Queues, table, graph, lanes and warnings.
-        case overview = 1
-        /// Waiting operations grouped under what they wait for.
-        case stuck
-        /// Each queue's start order: running, next in line, held, waiting on dependencies.
-        case startOrder
-        /// The narration log, newest last.
-        case narration
-        /// Each queue's operations as bars over time.
-        case timeline
-
-        /// The view's name in its frame and in help.
-        public var title: String {
-            switch self {
-            case .overview: "overview"
-            case .stuck: "stuck by root cause"
-            case .startOrder: "start order"
-            case .narration: "narration"
-            case .timeline: "timeline"
-            }
-        }
-    }
-
     /// The panes Tab cycles through, top to bottom.
     public enum Pane: Int, Sendable, CaseIterable {
         /// The queue lines under the title (↑↓ choose the queue that `s`, `C`, `(` `)` act on).

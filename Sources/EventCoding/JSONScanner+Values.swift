@@ -81,23 +81,16 @@ extension JSONScanner {
             // A value is expected here.
             skipWhitespace()
             switch current {
-            case UInt8(ascii: "{"):
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = current == UInt8(ascii: "{")
                 index += 1
                 skipWhitespace()
-                if current == UInt8(ascii: "}") {
-                    index += 1
+                if current == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1 // empty: a whole value
                 } else {
-                    openObjects.append(true)
-                    try memberKey()
-                    continue
-                }
-            case UInt8(ascii: "["):
-                index += 1
-                skipWhitespace()
-                if current == UInt8(ascii: "]") {
-                    index += 1
-                } else {
-                    openObjects.append(false)
+                    openObjects.append(isObject)
+                    // An object's first member starts with its key; an array's with a value.
+                    if isObject { try memberKey() }
                     continue
                 }
             case JSONText.quote:

@@ -1,32 +1,21 @@
 /// The fields the format knows, each with one type wherever it appears.
-enum FieldKey: Sendable {
+enum FieldKey: Sendable, CaseIterable {
     case kind, sequence, time, origin, change, queue, operation, dependency, name, typeName
     case maxConcurrentOperationCount, isSuspended, qualityOfService, isMainQueue, observation, operations
     case priority, effectivePriority, priorityIsExplicit, isAsynchronous, isBarrier, dependencies
     case isReady, isExecuting, isCancelled, state, count, events, dropped, reason
     case format, version, program, processID, host, startedAt, startMonitorTime
 
-    static let table: [(StaticString, FieldKey)] = [
-        ("kind", .kind), ("sequence", .sequence), ("time", .time), ("origin", .origin), ("change", .change),
-        ("queue", .queue), ("operation", .operation), ("dependency", .dependency), ("name", .name),
-        ("typeName", .typeName), ("maxConcurrentOperationCount", .maxConcurrentOperationCount),
-        ("isSuspended", .isSuspended), ("qualityOfService", .qualityOfService), ("isMainQueue", .isMainQueue),
-        ("observation", .observation), ("operations", .operations), ("priority", .priority),
-        ("effectivePriority", .effectivePriority), ("priorityIsExplicit", .priorityIsExplicit),
-        ("isAsynchronous", .isAsynchronous), ("isBarrier", .isBarrier), ("dependencies", .dependencies),
-        ("isReady", .isReady), ("isExecuting", .isExecuting), ("isCancelled", .isCancelled), ("state", .state),
-        ("count", .count), ("events", .events), ("dropped", .dropped), ("reason", .reason), ("format", .format),
-        ("version", .version), ("program", .program), ("processID", .processID), ("host", .host),
-        ("startedAt", .startedAt), ("startMonitorTime", .startMonitorTime),
-    ]
+    /// Each key with its name in a line: the case's own name, so that a new field is one case.
+    static let table: [([UInt8], FieldKey)] = allCases.map { (Array(String(describing: $0).utf8), $0) }
 
     /// The table spread over buckets by a hash of the key's length and three of its bytes, so a
     /// lookup compares one candidate (a linear scan over keys of the same length was the
     /// decoder's largest cost).
-    private static let buckets: [[(StaticString, FieldKey)]] = {
-        var buckets = Array(repeating: [(StaticString, FieldKey)](), count: 256)
+    private static let buckets: [[([UInt8], FieldKey)]] = {
+        var buckets = Array(repeating: [([UInt8], FieldKey)](), count: 256)
         for entry in table {
-            entry.0.withUTF8Buffer { buckets[bucket($0)].append(entry) }
+            entry.0.withUnsafeBufferPointer { buckets[bucket($0)].append(entry) }
         }
         return buckets
     }()
@@ -37,6 +26,16 @@ enum FieldKey: Sendable {
         return (bytes.count &* 7 &+ Int(first) &* 3 &+ Int(middle) &* 5 &+ Int(last)) & 255
     }
 
+    @inline(__always) private static func equal(_ name: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count == bytes.count else { return false }
+        var index = 0
+        while index < bytes.count {
+            if name[index] != bytes[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldKey? {
         // Indices, not a for-in: an unoptimised build (the tests') asks the runtime for the
         // iterator's generic type on every call, a lock there (a system call each under
@@ -44,7 +43,7 @@ enum FieldKey: Sendable {
         let candidates = buckets[bucket(bytes)]
         var index = 0
         while index < candidates.count {
-            if candidates[index].0.equals(bytes) { return candidates[index].1 }
+            if Self.equal(candidates[index].0, bytes) { return candidates[index].1 }
             index += 1
         }
         return nil

@@ -58,12 +58,12 @@ extension LineFields {
         }
     }
 
-    func require<Value>(_ value: Value?, _ name: String) throws(LineDecodingError) -> Value {
+    func require<Value>(_ value: Value?, _ name: StaticString) throws(LineDecodingError) -> Value {
         guard let value else { throw .corrupt("\(what) has no \"\(name)\"") }
         return value
     }
 
-    func word<Value>(_ slot: StringSlot, in words: Words<Value>, field: String, unknownIsNil: Bool = false)
+    func word<Value>(_ slot: StringSlot, in words: Words<Value>, field: StaticString, unknownIsNil: Bool = false)
         throws(LineDecodingError) -> Value?
     {
         let value = slot.escaped
@@ -75,11 +75,11 @@ extension LineFields {
         return value
     }
 
-    func word<Value>(_ slot: StringSlot?, in words: Words<Value>, field: String) throws(LineDecodingError) -> Value {
+    func word<Value>(_ slot: StringSlot?, in words: Words<Value>, field: StaticString) throws(LineDecodingError) -> Value {
         try word(require(slot, field), in: words, field: field)!
     }
 
-    func text(_ slot: StringSlot?, _ field: String) throws(LineDecodingError) -> String {
+    func text(_ slot: StringSlot?, _ field: StaticString) throws(LineDecodingError) -> String {
         scanner.text(try require(slot, field))
     }
 
@@ -154,70 +154,81 @@ extension LineFields {
         let origin = try word(origin, in: Vocabulary.origins, field: "origin")
         let kind = try word(change, in: Vocabulary.changes, field: "change")
         subject = .event(change)
-        return MonitorEvent(sequence: sequence, time: time, origin: origin, change: try decodeChange(kind))
+        return MonitorEvent(sequence: sequence, time: time, origin: origin, change: try .init(kind: kind, reading: self))
+    }
+}
+
+/// A change's fields read from the line's slots, words for the enums.
+extension LineFields: ChangeFieldReader {
+    typealias Failure = LineDecodingError
+
+    func integer(_ field: MonitorEvent.Change.IntegerField) throws(LineDecodingError) -> Int {
+        try require(optionalInteger(field), field.key)
     }
 
-    private func decodeChange(_ kind: ChangeKind) throws(LineDecodingError) -> MonitorEvent.Change {
-        switch kind {
-        case .queueAppeared:
-            return .queueAppeared(QueueInfo(
-                id: try queueID(),
-                name: try text(name, "name"),
-                maxConcurrentOperationCount: try require(maxConcurrentOperationCount, "maxConcurrentOperationCount"),
-                isSuspended: try require(isSuspended, "isSuspended"),
-                qualityOfService: try word(qualityOfService, in: Vocabulary.qualities, field: "qualityOfService"),
-                isMainQueue: try require(isMainQueue, "isMainQueue"),
-                observation: try word(observation, in: Vocabulary.queueObservations, field: "observation")
-            ))
-        case .queueSuspended: return .queueSuspended(queue: try queueID(), suspended: try require(isSuspended, "isSuspended"))
-        case .queueMaxConcurrency:
-            return .queueMaxConcurrency(
-                queue: try queueID(), count: try require(maxConcurrentOperationCount, "maxConcurrentOperationCount"))
-        case .queueRenamed: return .queueRenamed(queue: try queueID(), name: try text(name, "name"))
-        case .queueQualityOfService:
-            return .queueQualityOfService(
-                queue: try queueID(), qos: try word(qualityOfService, in: Vocabulary.qualities, field: "qualityOfService"))
-        case .queueCancelledAll: return .queueCancelledAll(queue: try queueID())
-        case .queueDepth: return .queueDepth(queue: try queueID(), operations: try require(operations, "operations"))
-        case .queueReleased: return .queueReleased(queue: try queueID())
-        case .operationAdded: return .operationAdded(try decodeOperationInfo())
-        case .ready: return .ready(operation: try operationID(), isReady: try require(isReady, "isReady"))
-        case .started: return .started(operation: try operationID())
-        case .finished: return .finished(operation: try operationID(), cancelled: try require(isCancelled, "isCancelled"))
-        case .cancelled: return .cancelled(operation: try operationID())
-        case .dependencyAdded: return .dependencyAdded(operation: try operationID(), dependency: try dependencyID())
-        case .dependencyRemoved: return .dependencyRemoved(operation: try operationID(), dependency: try dependencyID())
-        case .priorityChanged:
-            return .priorityChanged(
-                operation: try operationID(),
-                priority: try word(priority, in: Vocabulary.priorities, field: "priority"),
-                effective: try word(effectivePriority, in: Vocabulary.priorities, field: "effectivePriority"))
-        case .unsignalledFinish: return .unsignalledFinish(operation: try operationID())
-        case .released: return .released(operation: try operationID())
+    func optionalInteger(_ field: MonitorEvent.Change.IntegerField) -> Int? {
+        switch field {
+        case .queue: queue
+        case .operation: operation
+        case .dependency: dependency
+        case .maxConcurrentOperationCount: maxConcurrentOperationCount
+        case .operations: operations
         }
     }
 
-    private func queueID() throws(LineDecodingError) -> QueueID { QueueID(try require(queue, "queue")) }
-    private func operationID() throws(LineDecodingError) -> OperationID { OperationID(try require(operation, "operation")) }
-    private func dependencyID() throws(LineDecodingError) -> OperationID { OperationID(try require(dependency, "dependency")) }
+    func flag(_ field: MonitorEvent.Change.FlagField) throws(LineDecodingError) -> Bool {
+        try require(optionalFlag(field), field.key)
+    }
 
-    private func decodeOperationInfo() throws(LineDecodingError) -> OperationInfo {
-        OperationInfo(
-            id: try operationID(),
-            queue: queue.map { QueueID($0) },
-            name: name.map(scanner.text),
-            typeName: try text(typeName, "typeName"),
-            priority: try word(priority, in: Vocabulary.priorities, field: "priority"),
-            effectivePriority: try word(effectivePriority, in: Vocabulary.priorities, field: "effectivePriority"),
-            priorityIsExplicit: priorityIsExplicit,
-            qualityOfService: try word(qualityOfService, in: Vocabulary.qualities, field: "qualityOfService"),
-            isAsynchronous: try require(isAsynchronous, "isAsynchronous"),
-            isBarrier: try require(isBarrier, "isBarrier"),
-            dependencies: try require(dependencies, "dependencies").map { OperationID($0) },
-            observation: try word(observation, in: Vocabulary.operationObservations, field: "observation"),
-            isReady: try require(isReady, "isReady"),
-            isExecuting: try require(isExecuting, "isExecuting"),
-            isCancelled: try require(isCancelled, "isCancelled")
-        )
+    func optionalFlag(_ field: MonitorEvent.Change.FlagField) -> Bool? {
+        switch field {
+        case .isSuspended: isSuspended
+        case .isMainQueue: isMainQueue
+        case .priorityIsExplicit: priorityIsExplicit
+        case .isAsynchronous: isAsynchronous
+        case .isBarrier: isBarrier
+        case .isReady: isReady
+        case .isExecuting: isExecuting
+        case .isCancelled: isCancelled
+        }
+    }
+
+    func text(_ field: MonitorEvent.Change.TextField) throws(LineDecodingError) -> String {
+        try text(slot(field), field.key)
+    }
+
+    func optionalText(_ field: MonitorEvent.Change.TextField) -> String? {
+        slot(field).map(scanner.text)
+    }
+
+    private func slot(_ field: MonitorEvent.Change.TextField) -> StringSlot? {
+        switch field {
+        case .name: name
+        case .typeName: typeName
+        }
+    }
+
+    func priority(_ field: MonitorEvent.Change.PriorityField) throws(LineDecodingError) -> OperationPriority {
+        let slot = switch field {
+        case .priority: priority
+        case .effectivePriority: effectivePriority
+        }
+        return try word(slot, in: Vocabulary.priorities, field: field.key)
+    }
+
+    func readQualityOfService() throws(LineDecodingError) -> QoSClass {
+        try word(qualityOfService, in: Vocabulary.qualities, field: MonitorEvent.Change.qualityOfServiceKey)
+    }
+
+    func readQueueObservation() throws(LineDecodingError) -> QueueObservation {
+        try word(observation, in: Vocabulary.queueObservations, field: MonitorEvent.Change.observationKey)
+    }
+
+    func readOperationObservation() throws(LineDecodingError) -> ObservationMode {
+        try word(observation, in: Vocabulary.operationObservations, field: MonitorEvent.Change.observationKey)
+    }
+
+    func readDependencies() throws(LineDecodingError) -> [OperationID] {
+        try require(dependencies, MonitorEvent.Change.dependenciesKey).map { OperationID($0) }
     }
 }

@@ -52,96 +52,17 @@ extension StreamLine {
 
     /// Appends one event's line, without the line break: the writer's hot path.
     public static func encode(_ event: MonitorEvent, into bytes: inout [UInt8]) {
-        JSONText.write(bound: bound(of: event.change), into: &bytes) { text in
+        var bound = LineBound()
+        event.change.writeFields(into: &bound)
+        JSONText.write(bound: bound.bytes, into: &bytes) { text in
             text.open(kind: "event")
             text.field("sequence", event.sequence)
             text.field("time", event.time)
             text.field("origin", word: Vocabulary.origins.word(for: event.origin))
-            text.field("change", word: Vocabulary.changes.word(for: ChangeKind(event.change)))
-            encodeFields(of: event.change, into: &text)
+            text.field("change", word: event.change.kind.word)
+            event.change.writeFields(into: &text)
             text.close()
         }
-    }
-
-    /// The most bytes an event line can take: its fixed parts, plus its strings and dependencies.
-    private static func bound(of change: MonitorEvent.Change) -> Int {
-        switch change {
-        case .queueAppeared(let info): JSONText.fixedBound + JSONText.bound(info.name)
-        case .queueRenamed(_, let name): JSONText.fixedBound + JSONText.bound(name)
-        case .operationAdded(let info):
-            JSONText.fixedBound + (info.name.map(JSONText.bound) ?? 0) + JSONText.bound(info.typeName)
-                + 21 * info.dependencies.count
-        default: JSONText.fixedBound
-        }
-    }
-
-    /// The change's own fields. A key means the same thing on every line (`queue` is always a
-    /// queue id, `isCancelled` always the cancelled flag), so `jq 'select(.operation == 12)'`
-    /// finds everything about operation 12, its addition included.
-    private static func encodeFields(of change: MonitorEvent.Change, into text: inout JSONText) {
-        switch change {
-        case .queueAppeared(let info):
-            text.field("queue", info.id.rawValue)
-            text.field("name", string: info.name)
-            text.field("maxConcurrentOperationCount", info.maxConcurrentOperationCount)
-            text.field("isSuspended", info.isSuspended)
-            text.field("qualityOfService", word: Vocabulary.qualities.word(for: info.qualityOfService))
-            text.field("isMainQueue", info.isMainQueue)
-            text.field("observation", word: Vocabulary.queueObservations.word(for: info.observation))
-        case .queueSuspended(let queue, let suspended):
-            text.field("queue", queue.rawValue)
-            text.field("isSuspended", suspended)
-        case .queueMaxConcurrency(let queue, let count):
-            text.field("queue", queue.rawValue)
-            text.field("maxConcurrentOperationCount", count)
-        case .queueRenamed(let queue, let name):
-            text.field("queue", queue.rawValue)
-            text.field("name", string: name)
-        case .queueQualityOfService(let queue, let qos):
-            text.field("queue", queue.rawValue)
-            text.field("qualityOfService", word: Vocabulary.qualities.word(for: qos))
-        case .queueCancelledAll(let queue), .queueReleased(let queue):
-            text.field("queue", queue.rawValue)
-        case .queueDepth(let queue, let operations):
-            text.field("queue", queue.rawValue)
-            text.field("operations", operations)
-        case .operationAdded(let info):
-            encodeFields(of: info, into: &text)
-        case .ready(let operation, let isReady):
-            text.field("operation", operation.rawValue)
-            text.field("isReady", isReady)
-        case .started(let operation), .cancelled(let operation), .unsignalledFinish(let operation),
-             .released(let operation):
-            text.field("operation", operation.rawValue)
-        case .finished(let operation, let cancelled):
-            text.field("operation", operation.rawValue)
-            text.field("isCancelled", cancelled)
-        case .dependencyAdded(let operation, let dependency), .dependencyRemoved(let operation, let dependency):
-            text.field("operation", operation.rawValue)
-            text.field("dependency", dependency.rawValue)
-        case .priorityChanged(let operation, let priority, let effective):
-            text.field("operation", operation.rawValue)
-            text.field("priority", word: Vocabulary.priorities.word(for: priority))
-            text.field("effectivePriority", word: Vocabulary.priorities.word(for: effective))
-        }
-    }
-
-    private static func encodeFields(of info: OperationInfo, into text: inout JSONText) {
-        text.field("operation", info.id.rawValue)
-        if let queue = info.queue { text.field("queue", queue.rawValue) }
-        if let name = info.name { text.field("name", string: name) }
-        text.field("typeName", string: info.typeName)
-        text.field("priority", word: Vocabulary.priorities.word(for: info.priority))
-        text.field("effectivePriority", word: Vocabulary.priorities.word(for: info.effectivePriority))
-        if let explicit = info.priorityIsExplicit { text.field("priorityIsExplicit", explicit) }
-        text.field("qualityOfService", word: Vocabulary.qualities.word(for: info.qualityOfService))
-        text.field("isAsynchronous", info.isAsynchronous)
-        text.field("isBarrier", info.isBarrier)
-        text.field("dependencies", integers: info.dependencies.lazy.map(\.rawValue))
-        text.field("observation", word: Vocabulary.operationObservations.word(for: info.observation))
-        text.field("isReady", info.isReady)
-        text.field("isExecuting", info.isExecuting)
-        text.field("isCancelled", info.isCancelled)
     }
 
     private static func encode(_ header: StreamHeader, into text: inout JSONText) {
@@ -155,5 +76,47 @@ extension StreamLine {
         text.field("startedAt", string: header.startedAt.description)
         text.field("startMonitorTime", header.startMonitorTime)
         text.close()
+    }
+}
+
+/// The most bytes an event line can take: its fixed parts, plus its strings and dependencies,
+/// added up over the same fields the line is written from.
+private struct LineBound: ChangeFieldWriter {
+    var bytes = JSONText.fixedBound
+
+    mutating func write(_ field: MonitorEvent.Change.IntegerField, _ value: Int) {}
+    mutating func write(_ field: MonitorEvent.Change.FlagField, _ value: Bool) {}
+    mutating func write(_ field: MonitorEvent.Change.TextField, _ value: String) { bytes += JSONText.bound(value) }
+    mutating func write(_ field: MonitorEvent.Change.PriorityField, _ value: OperationPriority) {}
+    mutating func write(qualityOfService: QoSClass) {}
+    mutating func write(observation: QueueObservation) {}
+    mutating func write(observation: ObservationMode) {}
+    mutating func write(dependencies: [OperationID]) { bytes += 21 * dependencies.count }
+}
+
+/// A change's fields written as the line's JSON fields, words for the enums.
+extension JSONText: ChangeFieldWriter {
+    mutating func write(_ field: MonitorEvent.Change.IntegerField, _ value: Int) { self.field(field.key, value) }
+    mutating func write(_ field: MonitorEvent.Change.FlagField, _ value: Bool) { self.field(field.key, value) }
+    mutating func write(_ field: MonitorEvent.Change.TextField, _ value: String) { self.field(field.key, string: value) }
+
+    mutating func write(_ field: MonitorEvent.Change.PriorityField, _ value: OperationPriority) {
+        self.field(field.key, word: Vocabulary.priorities.word(for: value))
+    }
+
+    mutating func write(qualityOfService: QoSClass) {
+        field(MonitorEvent.Change.qualityOfServiceKey, word: Vocabulary.qualities.word(for: qualityOfService))
+    }
+
+    mutating func write(observation: QueueObservation) {
+        field(MonitorEvent.Change.observationKey, word: Vocabulary.queueObservations.word(for: observation))
+    }
+
+    mutating func write(observation: ObservationMode) {
+        field(MonitorEvent.Change.observationKey, word: Vocabulary.operationObservations.word(for: observation))
+    }
+
+    mutating func write(dependencies: [OperationID]) {
+        field(MonitorEvent.Change.dependenciesKey, integers: dependencies.lazy.map(\.rawValue))
     }
 }

@@ -35,48 +35,11 @@ struct Words<Value: Equatable>: Sendable where Value: Sendable {
     var list: String { words.map { "\($0)" }.joined(separator: ", ") }
 }
 
-/// The names of the `change` field of an event line, one per `MonitorEvent.Change` case.
-enum ChangeKind: Sendable, CaseIterable {
-    case queueAppeared, queueSuspended, queueMaxConcurrency, queueRenamed, queueQualityOfService
-    case queueCancelledAll, queueDepth, queueReleased
-    case operationAdded, ready, started, finished, cancelled, dependencyAdded, dependencyRemoved
-    case priorityChanged, unsignalledFinish, released
-
-    init(_ change: MonitorEvent.Change) {
-        self = switch change {
-        case .queueAppeared: .queueAppeared
-        case .queueSuspended: .queueSuspended
-        case .queueMaxConcurrency: .queueMaxConcurrency
-        case .queueRenamed: .queueRenamed
-        case .queueQualityOfService: .queueQualityOfService
-        case .queueCancelledAll: .queueCancelledAll
-        case .queueDepth: .queueDepth
-        case .queueReleased: .queueReleased
-        case .operationAdded: .operationAdded
-        case .ready: .ready
-        case .started: .started
-        case .finished: .finished
-        case .cancelled: .cancelled
-        case .dependencyAdded: .dependencyAdded
-        case .dependencyRemoved: .dependencyRemoved
-        case .priorityChanged: .priorityChanged
-        case .unsignalledFinish: .unsignalledFinish
-        case .released: .released
-        }
-    }
-}
-
 /// The word tables of the format.
 enum Vocabulary {
-    static let changes = Words<ChangeKind>(entries: [
-        ("queueAppeared", .queueAppeared), ("queueSuspended", .queueSuspended),
-        ("queueMaxConcurrency", .queueMaxConcurrency), ("queueRenamed", .queueRenamed),
-        ("queueQualityOfService", .queueQualityOfService), ("queueCancelledAll", .queueCancelledAll),
-        ("queueDepth", .queueDepth), ("queueReleased", .queueReleased),
-        ("operationAdded", .operationAdded), ("ready", .ready), ("started", .started), ("finished", .finished),
-        ("cancelled", .cancelled), ("dependencyAdded", .dependencyAdded), ("dependencyRemoved", .dependencyRemoved),
-        ("priorityChanged", .priorityChanged), ("unsignalledFinish", .unsignalledFinish), ("released", .released),
-    ])
+    /// The kinds of change, spelled as `MonitorEvent.Change.Kind` spells them.
+    static let changes = Words<MonitorEvent.Change.Kind>(
+        entries: MonitorEvent.Change.Kind.allCases.map { (word: $0.word, value: $0) })
 
     static let origins = Words<EventOrigin>(entries: [
         ("exact", .exact), ("sampled", .sampled), ("inferred", .inferred),

@@ -54,6 +54,8 @@ extension AgentLoop {
     func perform(_ message: CommandMessage, for connection: AgentConnection, now: UInt64) {
         func refuseCommand(_ reason: String) {
             statistics.commandsRefused += 1
+            // Published before the reply is queued: whoever reads the reply sees the count.
+            publish()
             connection.output.append(Messages.frame(ReplyMessage(id: message.id, refused: CommandError(.unsupported, reason))))
             connection.lastQueued = now
         }

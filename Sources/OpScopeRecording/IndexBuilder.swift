@@ -54,7 +54,7 @@ struct IndexBuilder {
             saved.noteLine(of: position, at: record.position)
             playTime = max(playTime, event.time)
             times.append(playTime)
-            stateChanges.append(Self.stateChangedOperation(event.change))
+            stateChanges.append(event.change.stateMove?.operation.rawValue ?? Recording.noOperation)
             let taken = position + 1
             if saved.isDue(taken) {
                 fold.flush()
@@ -111,18 +111,6 @@ struct IndexBuilder {
         knownWarnings = current
         for warning in fresh {
             marks.append(RecordingMark(position: fold.eventsTaken, time: now, message: warning.message, operation: warning.operation))
-        }
-    }
-
-    /// The operation whose state the change moves (added, ready, started, finished, cancelled,
-    /// a lost finish, gone), for `{` and `}`; `Recording.noOperation` for anything else.
-    static func stateChangedOperation(_ change: MonitorEvent.Change) -> Int {
-        switch change {
-        case .operationAdded(let info): info.id.rawValue
-        case .ready(let id, _), .started(let id), .finished(let id, _), .cancelled(let id), .unsignalledFinish(let id),
-             .released(let id):
-            id.rawValue
-        default: Recording.noOperation
         }
     }
 }

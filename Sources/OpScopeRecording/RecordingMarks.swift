@@ -31,7 +31,7 @@ enum RecordingMarks {
         if let operation, let index = change(of: operation, in: recording, from: position, forward: forward) {
             // Showing event `index` means showing the state right after it.
             let event = try? recording.events(index..<(index + 1)).first
-            consider(Found(position: index + 1, text: event.map { describe($0.change, of: operation) } ?? "\(operation) changed"))
+            consider(Found(position: index + 1, text: event?.change.stateMove.map { "\(operation) \($0.words)" } ?? "\(operation) changed"))
         }
         return best
     }
@@ -56,19 +56,5 @@ enum RecordingMarks {
             }
         }
         return nil
-    }
-
-    /// `#12 started`.
-    static func describe(_ change: MonitorEvent.Change, of operation: OperationID) -> String {
-        switch change {
-        case .operationAdded: "\(operation) added"
-        case .ready(_, let ready): "\(operation) \(ready ? "became ready" : "became not ready")"
-        case .started: "\(operation) started"
-        case .finished(_, let cancelled): "\(operation) finished\(cancelled ? " (cancelled)" : "")"
-        case .cancelled: "\(operation) cancelled"
-        case .unsignalledFinish: "\(operation) reads finished, but its queue was never told"
-        case .released: "\(operation) is gone"
-        default: "\(operation) changed"
-        }
     }
 }

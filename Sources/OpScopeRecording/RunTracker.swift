@@ -61,21 +61,29 @@ struct RunTracker {
 
     // MARK: Events
 
+    /// Draws what the event changes of an operation's life (its run, its cancellation, a lost
+    /// finish) and keeps the names and edges the trace labels it with. The lifecycle is the one
+    /// the stream's ordering rules name (`MonitorEvent.Change.OrderingRule`), so a new kind of
+    /// change that fits a rule is drawn as that rule says.
     mutating func apply(_ event: MonitorEvent, at time: UInt64) throws {
-        switch event.change {
-        case .queueAppeared(let info): queueNames[info.id] = info.name
-        case .queueRenamed(let queue, let name): queueNames[queue] = name
-        case .operationAdded(let info):
-            infos[info.id] = Info(name: info.displayName, queue: info.queue, type: info.typeName, dependencies: info.dependencies)
-            if info.isExecuting, open[info.id] == nil { try start(info.id, at: time) }
-        case .dependencyAdded(let id, let dependency): infos[id]?.dependencies.append(dependency)
-        case .dependencyRemoved(let id, let dependency): infos[id]?.dependencies.removeAll { $0 == dependency }
-        case .started(let id): if open[id] == nil { try start(id, at: time) }
-        case .finished(let id, let cancelled): try finish(id, at: time, cancelled: cancelled)
-        case .released(let id): try finish(id, at: time, cancelled: false)
-        case .cancelled(let id): try instant("cancelled " + label(id), of: id, at: time)
-        case .unsignalledFinish(let id): try instant("lost finish: " + label(id) + " reads finished, its queue was never told", of: id, at: time)
-        default: break
+        if let (queue, name) = event.change.queueName { queueNames[queue] = name }
+        guard let rule = event.change.orderingRule, let id = event.change.operation else { return }
+        switch rule {
+        case .announcement(let info):
+            infos[id] = Info(name: info.displayName, queue: info.queue, type: info.typeName, dependencies: info.dependencies)
+            if info.isExecuting, open[id] == nil { try start(id, at: time) }
+        case .dependencyAdded(let dependency): infos[id]?.dependencies.append(dependency)
+        case .dependencyRemoved(let dependency): infos[id]?.dependencies.removeAll { $0 == dependency }
+        case .start: if open[id] == nil { try start(id, at: time) }
+        case .finish(let cancelled): try finish(id, at: time, cancelled: cancelled)
+        case .release: try finish(id, at: time, cancelled: false)
+        case .cancellation: try instant("cancelled " + label(id), of: id, at: time)
+        case .readiness:
+            break // not drawn: the run is
+        case .asItComes:
+            if case .unsignalledFinish = event.change {
+                try instant("lost finish: " + label(id) + " reads finished, its queue was never told", of: id, at: time)
+            }
         }
     }
 

@@ -73,7 +73,7 @@ final class TypeNameCache: @unchecked Sendable {
         }
     }
 
-    /// The class's name, interned (see `TypeNameTable`).
+    /// The class's name, interned (see `InternedTypeNames`).
     func name(of operation: Operation) -> TypeNameStorage {
         let type = type(of: operation)
         let key = ObjectIdentifier(type)

@@ -282,7 +282,7 @@ final class MonitorHub: @unchecked Sendable {
         let mark = ring.nextPosition
         repairMark = mark
         lock.unlock()
-        let live = core._withUnsafeGuaranteedRef { $0.readLiveState(sequence: 0, time: clock.now()) }
+        let live = core._withUnsafeGuaranteedRef { LiveStateReader(core: $0).readLiveState(sequence: 0, time: clock.now()) }
         let now = clock.now()
         lock.lock()
         defer { lock.unlock() }

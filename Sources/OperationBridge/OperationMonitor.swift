@@ -128,13 +128,13 @@ public final class OperationMonitor: @unchecked Sendable {
     ///
     /// Walks each queue's `operations` once (Foundation's O(n) walk under its lock): meant for
     /// re-synchronising after dropped events, not for every frame.
-    public func snapshot() -> MonitorSnapshot { core.snapshot() }
+    public func snapshot() -> MonitorSnapshot { LiveStateReader(core: core).snapshot() }
 
     /// Carries out a command. A refused command returns an error that names the problem and has
     /// changed nothing; app code (an operation's `cancel()`, a template's factory) runs with no
     /// monitor lock held.
     public func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError> {
-        core.perform(command)
+        CommandPerformer(core: core).perform(command)
     }
 
     /// The work catalog's templates, with the ids of their queues.
@@ -182,9 +182,9 @@ public final class OperationMonitor: @unchecked Sendable {
     /// Reports a change the program just made to a reported or tracked queue's state
     /// (`isSuspended`, `maxConcurrentOperationCount`, `name`, `qualityOfService`) at once,
     /// instead of at the next sampling. Call it after the change; an unknown queue is ignored.
-    public func queueDidChange(_ queue: OperationQueue) { core.queueDidChange(queue) }
+    public func queueDidChange(_ queue: OperationQueue) { SamplingPass(core: core).queueDidChange(queue) }
 
     /// Polls everything that cannot be hooked, once. The sampler thread calls this every
     /// sampling interval; call it yourself for a deterministic reading (tests, headless reports).
-    public func sampleNow() { core.sampleNow() }
+    public func sampleNow() { SamplingPass(core: core).run() }
 }

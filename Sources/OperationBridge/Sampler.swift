@@ -86,7 +86,7 @@ final class Sampler: @unchecked Sendable {
             // The core is alive: the public monitor waits in stopAndWait() before it can go.
             let before = threadCPUNanoseconds()
             rest = core._withUnsafeGuaranteedRef { core in
-                core.sampleNow()
+                SamplingPass(core: core).run()
                 return core.samplerMayRest()
             }
             cpuNanoseconds.wrappingAdd(threadCPUNanoseconds() &- before, ordering: .relaxed)

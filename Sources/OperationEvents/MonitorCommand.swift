@@ -67,37 +67,24 @@ public struct CommandReceipt: Codable, Sendable, Equatable {
 }
 
 /// Why a command was refused. A refused command has changed nothing.
-public struct CommandError: Error, Codable, Sendable, Equatable, CustomStringConvertible {
-    /// The category, for programs.
-    public enum Kind: String, Codable, Sendable {
-        /// No operation ever had this id.
-        case unknownOperation
-        /// The operation finished or was released; it can no longer be changed.
-        case operationGone
-        /// No queue ever had this id.
-        case unknownQueue
-        /// The queue was released.
-        case queueGone
-        /// No work template has this name.
-        case unknownTemplate
-        /// An argument is out of range or malformed.
-        case invalidArgument
-        /// Foundation ignores this request for this queue (e.g. setters of the main queue).
-        case unsupported
-    }
+public typealias CommandError = CategorizedError<CommandErrorKind>
 
-    /// The category.
-    public var kind: Kind
-    /// One line for people, naming what was wrong.
-    public var message: String
-
-    /// Creates an error.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
+/// The category of a refused command (`CommandError.Kind`), for programs.
+public enum CommandErrorKind: String, Codable, Sendable {
+    /// No operation ever had this id.
+    case unknownOperation
+    /// The operation finished or was released; it can no longer be changed.
+    case operationGone
+    /// No queue ever had this id.
+    case unknownQueue
+    /// The queue was released.
+    case queueGone
+    /// No work template has this name.
+    case unknownTemplate
+    /// An argument is out of range or malformed.
+    case invalidArgument
+    /// Foundation ignores this request for this queue (e.g. setters of the main queue).
+    case unsupported
 }
 
 /// A work template as the dashboard lists it.

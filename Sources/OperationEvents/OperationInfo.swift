@@ -13,7 +13,7 @@ public struct OperationInfo: Codable, Sendable, Equatable {
         set { typeNameStorage = .text(newValue) }
     }
     /// The type's name as kept: interned by the bridge, so that copying an announcement
-    /// between threads does not retain the type name's string (see `TypeNameTable`).
+    /// between threads does not retain the type name's string (see `InternedTypeNames`).
     @usableFromInline
     package var typeNameStorage: TypeNameStorage
     /// `queuePriority` as the operation reports it.

@@ -1,4 +1,4 @@
-/// How an `OperationInfo` keeps its class name: interned in `TypeNameTable.shared` (what the
+/// How an `OperationInfo` keeps its class name: interned in `InternedTypeNames.shared` (what the
 /// bridge reports: copying it retains nothing), or as a string (anything else: decoded,
 /// assigned, or made when the table was full).
 ///
@@ -10,7 +10,7 @@ package enum TypeNameStorage: Sendable, Equatable, Codable {
 
     /// `name` interned in the shared table, or kept as text when the table is full.
     package init(interning name: String) {
-        self = TypeNameTable.shared.intern(name).map { .interned($0) } ?? .text(name)
+        self = InternedTypeNames.shared.intern(name).map { .interned($0) } ?? .text(name)
     }
 
     /// The name.
@@ -18,7 +18,7 @@ package enum TypeNameStorage: Sendable, Equatable, Codable {
     package var string: String {
         switch self {
         case .text(let name): name
-        case .interned(let position): TypeNameTable.shared.name(at: position)
+        case .interned(let position): InternedTypeNames.shared.name(at: position)
         }
     }
 

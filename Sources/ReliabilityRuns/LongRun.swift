@@ -124,13 +124,7 @@ public struct LongRun: Sendable {
         sample(0)
         while submitted < operations {
             let count = min(batch, operations - submitted)
-            var made: [CountedOperation] = []
-            made.reserveCapacity(count)
-            for index in 0..<count {
-                let operation = CountedOperation(life, spin: Int.random(in: 10...200, using: &random))
-                if index > 0, index % 3 != 0 { operation.addDependency(made[index - 1 - Int.random(in: 0..<min(index, 4), using: &random)]) }
-                made.append(operation)
-            }
+            var made = CountedOperation.chainedBatch(count: count, life: life, using: &random)
             // Only operations without dependencies are cancelled by the app: cancelling one that
             // waits and dropping it crashes Foundation on Linux (RELIABILITY.md).
             for operation in made where operation.dependencies.isEmpty && Int.random(in: 0..<100, using: &random) == 0 {
@@ -159,13 +153,4 @@ public enum LongRunConsumer: String, CaseIterable, Sendable {
     case recorder
     /// An agent and a console session attached to it over its socket.
     case console
-}
-
-/// Resident memory of this process now (VmRSS), in kilobytes.
-public func residentKilobytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-    }
-    return 0
 }

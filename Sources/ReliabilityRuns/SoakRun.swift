@@ -175,15 +175,6 @@ extension RunResult {
     }
 }
 
-/// Peak resident memory of this process (VmHWM), in kilobytes.
-public func peakResidentKilobytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-    }
-    return 0
-}
-
 /// The soak: many operations through several observed queues with dependencies, cancellations
 /// and suspend/resume, reduced live; then every figure is checked.
 public struct SoakRun: Sendable {
@@ -225,14 +216,7 @@ public struct SoakRun: Sendable {
             let batch = 2_000
             while submitted < operations {
                 let count = min(batch, operations - submitted)
-                var made: [CountedOperation] = []
-                made.reserveCapacity(count)
-                for index in 0..<count {
-                    let operation = CountedOperation(life, spin: Int.random(in: 10...200, using: &random))
-                    // Chains inside the batch, sometimes across queues.
-                    if index > 0, index % 3 != 0 { operation.addDependency(made[index - 1 - Int.random(in: 0..<min(index, 4), using: &random)]) }
-                    made.append(operation)
-                }
+                var made = CountedOperation.chainedBatch(count: count, life: life, using: &random)
                 // About 3% are cancelled before they are added. Every tenth batch one queue is
                 // suspended while the batch goes in, and some of its operations are cancelled
                 // while they wait (a suspended queue starts nothing, so each is counted exactly).

@@ -20,39 +20,29 @@ struct AgentCommand: ParsableCommand {
     @Option(help: "Rounds of the idle measurement (medians).")
     var idleRounds = 3
 
-    @Option(help: "Trivial operations per run.")
-    var operations = 200_000
-
-    @Option(help: "Operations per run with work.")
-    var workOperations = 20_000
+    @OptionGroup var runSizes: RunSizes
 
     @Option(help: "Microseconds of busy work per operation in the second part.")
     var work = 50
 
-    @Option(help: "Rounds (each runs every mode once, shuffled); medians are reported.")
-    var rounds = 9
-
-    @Option(help: "Seed of the shuffling.")
-    var seed: UInt64 = 1
+    @OptionGroup var shuffled: ShuffledRounds
 
     @Option(help: "Internal: run as the attached console of the socket at this path.")
     var console: String?
 
     func run() throws {
         if let console { return try AgentBenchmark.runConsole(path: console) }
-        #if DEBUG
-        print("warning: debug build; use `swift build -c release --product opscope-bench` for real numbers")
-        #endif
-        let benchmark = AgentBenchmark(rounds: rounds, seed: seed)
+        warnIfDebugBuild(use: "swift build -c release --product opscope-bench")
+        let benchmark = AgentBenchmark(rounds: shuffled.rounds, seed: shuffled.seed)
         let idle = try benchmark.idle(seconds: idleSeconds, rounds: idleRounds)
         print("Idle program, process CPU over \(idleSeconds) s from /proc/self/stat (median of \(idleRounds)):")
         print(String(format: "  monitor alone %.3f s, monitor + agent %.3f s: agent %.3f%% of a core (target <= 1%%), agent threads: %d",
                      idle.without, idle.with, idle.agentShare * 100, idle.agentThreads))
         print(String(format: "  with one idle console attached %.3f s: %.3f%% of a core", idle.attached, idle.attachedShare * 100))
         let idleMet = idle.agentShare <= 0.01
-        for (count, micros) in [(operations, 0), (workOperations, work)] {
+        for (count, micros) in [(runSizes.operations, 0), (runSizes.workOperations, work)] {
             let result = try benchmark.overhead(operations: count, workMicroseconds: micros)
-            print("\n\(count) operations, \(micros == 0 ? "trivial" : "\(micros) us of work each"), default concurrency, median of \(rounds) rounds:")
+            print("\n\(count) operations, \(micros == 0 ? "trivial" : "\(micros) us of work each"), default concurrency, median of \(shuffled.rounds) rounds:")
             for mode in AgentBenchmark.Mode.allCases {
                 let rate = Statistics.median(result.throughput[mode] ?? [])
                 var line = "  " + mode.rawValue.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%9.0f ops/s", rate)

@@ -20,17 +20,11 @@ struct CodingCommand: ParsableCommand {
     @Option(help: "Repetitions (medians are reported).")
     var repetitions = 7
 
-    @Option(help: "Only these parts (comma-separated: encode, decode, recording), e.g. for profiling.")
-    var only: String?
+    @OptionGroup var only: PartSelection<CodingBenchmark>
 
     func run() throws {
-        #if DEBUG
-        print("warning: debug build; use `swift run -c release opscope-bench coding` for real numbers")
-        #endif
-        let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? CodingBenchmark.allParts
-        guard parts.isSubset(of: CodingBenchmark.allParts) else {
-            throw ValidationError("--only takes: \(CodingBenchmark.allParts.sorted().joined(separator: ", "))")
-        }
+        warnIfDebugBuild(use: "swift run -c release opscope-bench coding")
+        let parts = try only.parts()
         if try CodingBenchmark(events: events, keyframeEvery: keyframeEvery, keyframeOperations: keyframeOperations,
                                repetitions: repetitions, parts: parts).run() > 0
         {
@@ -226,4 +220,8 @@ struct CodingBenchmark {
             },
             droppedEvents: 0)
     }
+}
+
+extension CodingBenchmark: PartedBenchmark {
+    static let onlyHelp = "Only these parts (comma-separated: encode, decode, recording), e.g. for profiling."
 }

@@ -22,9 +22,7 @@ struct HubCommand: ParsableCommand {
     var idleSeconds = 10.0
 
     func run() throws {
-        #if DEBUG
-        print("warning: debug build; use `swift run -c release opscope-bench hub` for real numbers")
-        #endif
+        warnIfDebugBuild(use: "swift run -c release opscope-bench hub")
         let benchmark = HubBenchmark(operations: operations)
         print("OpScope hub benchmark: \(operations) operations, 3 events each (announced, started, finished)")
         for subscriptions in [0, 1, 4] {

@@ -32,9 +32,7 @@ struct LongRunCommand: ParsableCommand {
     }
 
     func run() throws {
-        #if DEBUG
-        print("warning: debug build; use `swift build -c release --product opscope-bench` for real figures")
-        #endif
+        warnIfDebugBuild(use: "swift build -c release --product opscope-bench", for: "figures")
         var run = LongRun(operations: operations)
         run.ceilingMegabytes = ceiling
         run.recordingPath = recording
@@ -43,7 +41,6 @@ struct LongRunCommand: ParsableCommand {
         let result = try run.run { submitted, resident in
             print("  submitted \(submitted), resident \(resident / 1024) MB")
         }
-        print(result)
-        if !result.problems.isEmpty { throw ExitCode(1) }
+        try printChecked(result)
     }
 }

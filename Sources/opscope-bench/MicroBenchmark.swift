@@ -32,28 +32,21 @@ struct MicroBenchmark {
     }
 
     private func report(_ title: String, _ body: () -> Void) {
-        var best = Double.infinity
-        for _ in 0..<5 {
-            let start = processCPUSeconds()
-            body()
-            best = min(best, (processCPUSeconds() - start) / Double(count) * 1e9)
-        }
-        print(String(format: "  %-52@ %8.0f", title as NSString, best))
+        report(title, setup: {}, measured: { _ in body() })
     }
 
     /// Like `report`, but times only `measured`, after an untimed `setup`.
     private func report<State>(_ title: String, setup: () -> State, measured: (State) -> Void) {
-        var best = Double.infinity
-        for _ in 0..<5 {
+        report(title, timed: {
             let state = setup()
             let start = processCPUSeconds()
             measured(state)
-            best = min(best, (processCPUSeconds() - start) / Double(count) * 1e9)
-        }
-        print(String(format: "  %-52@ %8.0f", title as NSString, best))
+            return processCPUSeconds() - start
+        })
     }
 
-    /// Like `report`, for a body that times only its own measured parts (CPU seconds).
+    /// Like `report`, for a body that times only its own measured parts (CPU seconds). Every
+    /// row is the best of five runs, in nanoseconds per operation.
     private func report(_ title: String, timed body: () -> Double) {
         var best = Double.infinity
         for _ in 0..<5 { best = min(best, body() / Double(count) * 1e9) }
@@ -65,10 +58,16 @@ struct MicroBenchmark {
     }
 
     private func observedStart() {
+        registeredStart { ObservableBlockOperation {} }
+    }
+
+    /// Starts `count` operations made by `make`, each registered with an observed queue first
+    /// (events drained every 10,000 so that the ring never fills).
+    private func registeredStart<Made: Operation>(_ make: () -> Made) {
         let monitor = OperationMonitor()
         let queue = ObservedOperationQueue(monitor: monitor, name: "micro")
         for index in 0..<count {
-            let operation = ObservableBlockOperation {}
+            let operation = make()
             queue.registerForBenchmark(operation)
             operation.start()
             if index % 10_000 == 0 { _ = monitor.drainEvents() }
@@ -81,15 +80,7 @@ struct MicroBenchmark {
     }
 
     private func hookedStart() {
-        let monitor = OperationMonitor()
-        let queue = ObservedOperationQueue(monitor: monitor, name: "micro")
-        for index in 0..<count {
-            let operation = BlockOperation {}
-            queue.registerForBenchmark(operation)
-            operation.start()
-            if index % 10_000 == 0 { _ = monitor.drainEvents() }
-        }
-        _ = monitor.drainEvents()
+        registeredStart { BlockOperation {} }
     }
 
     /// What any exact finish hook costs on Linux: Foundation's own work to link a dependent,

@@ -191,3 +191,7 @@ struct ModelBenchmark {
         LayoutGraph(nodeCount: nodes, edges: (1..<nodes).map { ($0 - 1, $0) })
     }
 }
+
+extension ModelBenchmark: PartedBenchmark {
+    static let onlyHelp = "Only these parts (comma-separated: layout, edit, reduce, fold (the stream state alone), memory, report)."
+}

@@ -26,20 +26,14 @@ struct RecordingCommand: ParsableCommand {
     @Option(help: "Rounds of the bridge comparison (each runs both, shuffled).")
     var bridgeRounds = 7
 
-    @Option(help: "Only these parts (comma-separated: write, seek, bridge).")
-    var only: String?
+    @OptionGroup var only: PartSelection<RecordingBenchmark>
 
     @Option(help: "Keep the recording at this path (and seek in it without writing it again when it is there).")
     var file: String?
 
     func run() throws {
-        #if DEBUG
-        print("warning: debug build; use `swift run -c release opscope-bench recording` for real numbers")
-        #endif
-        let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? RecordingBenchmark.allParts
-        guard parts.isSubset(of: RecordingBenchmark.allParts) else {
-            throw ValidationError("--only takes: \(RecordingBenchmark.allParts.sorted().joined(separator: ", "))")
-        }
+        warnIfDebugBuild(use: "swift run -c release opscope-bench recording")
+        let parts = try only.parts()
         let benchmark = RecordingBenchmark(events: events, seeks: seeks, repetitions: repetitions,
                                            bridgeOperations: bridgeOperations, bridgeRounds: bridgeRounds, parts: parts, file: file)
         if try benchmark.run() > 0 { throw ExitCode(1) }
@@ -233,4 +227,8 @@ final class PreparedSource: EventSource, @unchecked Sendable {
         func resynchronize() {}
         func close() {}
     }
+}
+
+extension RecordingBenchmark: PartedBenchmark {
+    static let onlyHelp = "Only these parts (comma-separated: write, seek, bridge)."
 }

@@ -297,3 +297,9 @@ struct ModelScript {
     mutating func start(_ id: OperationID) { emit(.started(operation: id)) }
     mutating func finish(_ id: OperationID) { emit(.finished(operation: id, cancelled: false)) }
 }
+
+extension UIBenchmark: PartedBenchmark {
+    /// `graph-first`: only the first frame of `g`, for profiling.
+    static let extraParts: Set<String> = ["graph-first"]
+    static let onlyHelp = "Only these parts (comma-separated: frame, graph, typing, bytes, scaling; graph-first: only the first frame of `g`, for profiling)."
+}

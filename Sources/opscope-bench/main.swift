@@ -18,21 +18,14 @@ struct BridgeCommand: ParsableCommand {
         abstract: "Throughput of observed queues relative to plain ones (trivial and 50 us operations)."
     )
 
-    @Option(help: "Trivial operations per run.")
-    var operations = 200_000
+    @OptionGroup var runSizes: RunSizes
 
-    @Option(help: "Operations per run with work.")
-    var workOperations = 20_000
-
+    // `--work-us` too, unlike `agent`: a second name for profiling the hooked mode with real work.
     @Option(name: [.customLong("work"), .customLong("work-us")],
             help: "Microseconds of busy work per operation in the second part.")
     var work = 50
 
-    @Option(help: "Rounds (each runs every mode once, shuffled); medians are reported.")
-    var rounds = 9
-
-    @Option(help: "Seed of the shuffling.")
-    var seed: UInt64 = 1
+    @OptionGroup var shuffled: ShuffledRounds
 
     @Option(help: "Run only this mode (and its baseline), e.g. for profiling; give it more than once to compare modes in one run.")
     var mode: [BridgeBenchmark.Mode] = []
@@ -58,7 +51,7 @@ struct BridgeCommand: ParsableCommand {
     var historyRetention: Int?
 
     func validate() throws {
-        guard operations > 0, workOperations > 0, rounds > 0, work >= 0 else {
+        guard runSizes.operations > 0, runSizes.workOperations > 0, shuffled.rounds > 0, work >= 0 else {
             throw ValidationError("counts must be positive")
         }
         if let historyRetention, historyRetention < 0 { throw ValidationError("--history-retention must be 0 or more") }
@@ -69,25 +62,23 @@ struct BridgeCommand: ParsableCommand {
     }
 
     func run() throws {
-        #if DEBUG
-        print("warning: debug build; use `swift run -c release opscope-bench bridge` for real numbers")
-        #endif
-        print("OpScope bridge benchmark: observed/plain throughput, median of \(rounds) shuffled rounds")
+        warnIfDebugBuild(use: "swift run -c release opscope-bench bridge")
+        print("OpScope bridge benchmark: observed/plain throughput, median of \(shuffled.rounds) shuffled rounds")
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let parts: [(String, Int, Int, [BridgeBenchmark.Mode: Double])] = [
             // The hooked mode is judged by the targets of BENCHMARKS.md's summary table (0.65
             // trivial, 0.95 with work); the others are the bridge's own (the table has sampled
             // with work at 0.99 too). The hook floor has no target: it is the ceiling of the
             // hooked mode (BareHook.swift).
-            ("trivial operations", operations, 0, [.instrumented: 0.97, .sampled: 0.97, .foreign: 0.65]),
-            ("\(work) us of work each", workOperations, work, [.instrumented: 0.99, .sampled: 0.99, .foreign: 0.95]),
+            ("trivial operations", runSizes.operations, 0, [.instrumented: 0.97, .sampled: 0.97, .foreign: 0.65]),
+            ("\(work) us of work each", runSizes.workOperations, work, [.instrumented: 0.99, .sampled: 0.99, .foreign: 0.95]),
         ]
         var failures = 0
         var judged = 0
         for (title, count, workMicros, targets) in (trivialOnly ? Array(parts.prefix(1)) : workOnly ? Array(parts.suffix(1)) : parts) {
             for maxConcurrent in maxConcurrent.map({ [$0] }) ?? [-1, 1] {
                 let benchmark = BridgeBenchmark(
-                    operations: count, workMicroseconds: workMicros, rounds: rounds, seed: seed, only: mode, solo: solo,
+                    operations: count, workMicroseconds: workMicros, rounds: shuffled.rounds, seed: shuffled.seed, only: mode, solo: solo,
                     producersAssist: !noProducerAssist, historyRetention: historyRetention)
                 let result = benchmark.run(maxConcurrent: maxConcurrent)
                 let limit = maxConcurrent == -1 ? "default concurrency" : "max 1"
@@ -131,19 +122,14 @@ struct ModelCommand: ParsableCommand {
     @Option(help: "Repetitions per measurement (medians are reported).")
     var repetitions = 9
 
-    @Option(help: "Only these parts (comma-separated: layout, edit, reduce, fold (the stream state alone), memory, report).")
-    var only: String?
+    @OptionGroup var only: PartSelection<ModelBenchmark>
 
     @Option(help: "Operation counts of the scaling curve (comma-separated).")
     var sizes = "1000,10000,100000"
 
     func run() throws {
-        let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? ModelBenchmark.allParts
-        guard parts.isSubset(of: ModelBenchmark.allParts) else {
-            throw ValidationError("--only takes: \(ModelBenchmark.allParts.sorted().joined(separator: ", "))")
-        }
-        let counts = sizes.split(separator: ",").compactMap { Int($0) }
-        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 100 }) else { throw ValidationError("--sizes takes counts of at least 100") }
+        let parts = try only.parts()
+        let counts = try scalingSizes(sizes, allowingNone: false)
         let failures = ModelBenchmark(repetitions: repetitions, parts: parts, sizes: counts).run()
         if failures > 0 { throw ExitCode(1) }
     }
@@ -170,16 +156,11 @@ struct UICommand: ParsableCommand {
     @Option(help: "Operation counts of the scaling curve (comma-separated; empty: none).")
     var sizes = "1000,10000,100000"
 
-    @Option(help: "Only these parts (comma-separated: frame, graph, typing, bytes, scaling; graph-first: only the first frame of `g`, for profiling).")
-    var only: String?
+    @OptionGroup var only: PartSelection<UIBenchmark>
 
     func run() throws {
-        let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? UIBenchmark.allParts
-        guard parts.isSubset(of: UIBenchmark.allParts.union(["graph-first"])) else {
-            throw ValidationError("--only takes: \(UIBenchmark.allParts.union(["graph-first"]).sorted().joined(separator: ", "))")
-        }
-        let counts = sizes.split(separator: ",").compactMap { Int($0) }
-        guard counts.allSatisfy({ $0 >= 100 }) else { throw ValidationError("--sizes takes counts of at least 100") }
+        let parts = try only.parts()
+        let counts = try scalingSizes(sizes, allowingNone: true)
         if UIBenchmark(repetitions: repetitions, parts: parts, sizes: counts).run() > 0 { throw ExitCode(1) }
     }
 }
@@ -217,8 +198,7 @@ struct SoakCommand: ParsableCommand {
         let result = soak.run { submitted in
             if submitted % step == 0 { print("  submitted \(submitted), peak RSS \(peakResidentKilobytes() / 1024) MB") }
         }
-        print(result)
-        if !result.problems.isEmpty { throw ExitCode(1) }
+        try printChecked(result)
     }
 }
 
@@ -239,8 +219,6 @@ struct StressCommand: ParsableCommand {
         var stress = StressRun(seconds: seconds)
         stress.crossQueueChains = !chainsWithinQueue
         if let kinds { stress.commandKinds = Set(kinds.split(separator: ",").compactMap { Int($0) }) }
-        let result = stress.run()
-        print(result)
-        if !result.problems.isEmpty { throw ExitCode(1) }
+        try printChecked(stress.run())
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DemoLauncher
 import Foundation
 import OpScope
 
@@ -24,20 +25,9 @@ struct AttachCommand: ParsableCommand {
     @Flag(help: "Only list the programs that can be attached to.")
     var list = false
 
-    @Flag(help: "Draw with ASCII only (no box drawing or symbols).")
-    var ascii = false
-
-    @Flag(name: .customLong("no-color"), help: "No colours (states stay marked by symbols and attributes).")
-    var noColor = false
-
-    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (lets the terminal select text).")
-    var noMouse = false
-
-    @Option(help: "At most this many frames per second (1-120).")
-    var fps = 30
+    @OptionGroup var terminal: TerminalOptions
 
     func validate() throws {
-        guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
         if list, target != nil { throw ValidationError("--list takes no program") }
     }
 
@@ -51,11 +41,7 @@ struct AttachCommand: ParsableCommand {
         }
         let remote = try RemoteSource(path: path, reconnects: !noReconnect, client: OpScopeCommand.version)
         defer { remote.close() }
-        var options = SessionOptions()
-        options.unicode = !ascii
-        options.color = !noColor
-        options.mouse = !noMouse
-        options.framesPerSecond = fps
+        var options = terminal.sessionOptions
         // From the source, not from the first welcome: after a reconnection the socket may serve
         // another program, and the title must name the one shown.
         options.sourceCaption = RemoteSource.caption
@@ -115,9 +101,7 @@ extension ReportCommand {
         defer { remote.close() }
         let report = try OpScopeAttach.report(remote)
         if output == .json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            print(try OutputFormat.json(report))
         } else {
             print("\(remote.welcome.program) (pid \(remote.welcome.processID))")
             print(ReportText.render(report, forCommand: true))

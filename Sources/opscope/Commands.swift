@@ -69,9 +69,7 @@ struct ReportCommand: ParsableCommand {
     )
 
     /// What the report is printed as.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, dot, mermaid
-    }
+    static let formats: [OutputFormat] = [.text, .json, .dot, .mermaid]
 
     @Argument(help: "The demo to run, or a recording file (the report at its end, or --at).")
     var demo: String?
@@ -86,7 +84,7 @@ struct ReportCommand: ParsableCommand {
     var after: Double?
 
     @Option(help: "text, json (the schema is in README.md), dot (Graphviz) or mermaid: the dependency graph.")
-    var format: Format?
+    var format: OutputFormat?
 
     @Flag(help: "Print the JSON report (the same as --format json).")
     var json = false
@@ -99,9 +97,10 @@ struct ReportCommand: ParsableCommand {
     var seed: UInt64?
 
     /// The output asked for.
-    var output: Format { format ?? (json ? .json : .text) }
+    var output: OutputFormat { format ?? (json ? .json : .text) }
 
     func validate() throws {
+        try format?.check(in: Self.formats, command: "opscope report")
         if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for two outputs; give one") }
         if attach != nil {
             guard demo == nil else { throw ValidationError("give a demo or --attach, not both") }
@@ -150,15 +149,7 @@ struct ReportCommand: ParsableCommand {
         let model = OpScopeDashboard.model(of: monitor, for: after ?? 2, configuration: DisplayOptions.modelConfiguration(speed: speed))
         handle.stop()
         let report = model.report()
-        switch output {
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        case .text: print(ReportText.render(report, forCommand: true))
-        case .dot: print(GraphExport.dot(model), terminator: "")
-        case .mermaid: print(GraphExport.mermaid(model), terminator: "")
-        }
+        print(try output.render(report, of: model) ?? "", terminator: "")
         if report.hasProblem { throw ExitCode(1) }
     }
 }

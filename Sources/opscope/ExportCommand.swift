@@ -16,21 +16,24 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case perfetto, json, dot, mermaid
-    }
+    /// What a recording is exported as.
+    static let formats: [OutputFormat] = [.perfetto, .json, .dot, .mermaid]
 
     @Argument(help: "The recording.")
     var file: String
 
     @Option(help: "perfetto, json, dot or mermaid.")
-    var format: Format
+    var format: OutputFormat
 
     @Option(help: "The moment for json, dot and mermaid, in seconds from the recording's start (default: its end).")
     var at: Double?
 
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
     var output: String?
+
+    func validate() throws {
+        try format.check(in: Self.formats, command: "opscope export")
+    }
 
     func run() throws {
         let recording = try RecordingInput.open(file)
@@ -49,14 +52,9 @@ struct ExportCommand: ParsableCommand {
                 print("wrote \(output!): \(summary.slices) operation runs on \(summary.tracks) tracks, \(summary.flows) dependency arrows, "
                       + "\(summary.instants) instant events; open it at ui.perfetto.dev or chrome://tracing")
             }
-        case .json:
-            var data = try RecordingInput.reportJSON(try model(recording).report())
-            data.append(0x0A)
-            try sink.write(Array(data))
-        case .dot:
-            try sink.write(Array(GraphExport.dot(try model(recording)).utf8))
-        case .mermaid:
-            try sink.write(Array(GraphExport.mermaid(try model(recording)).utf8))
+        case .text, .json, .dot, .mermaid:
+            let model = try model(recording)
+            try sink.write(Array((try format.render(model.report(), of: model) ?? "").utf8))
         }
     }
 

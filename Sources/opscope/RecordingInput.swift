@@ -60,18 +60,7 @@ enum RecordingInput {
 
     /// Prints a report as text, or as the JSON of README's schema.
     static func printReport(_ report: OpScopeReport, json: Bool) throws {
-        if json {
-            print(String(decoding: try reportJSON(report), as: UTF8.self))
-        } else {
-            print(ReportText.render(report, forCommand: true))
-        }
-    }
-
-    /// The JSON report (keys sorted, indented), as `--json` prints it.
-    static func reportJSON(_ report: OpScopeReport) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        return try encoder.encode(report)
+        print(try (json ? OutputFormat.json : .text).render(report, of: nil) ?? "", terminator: "")
     }
 
     /// True when `argument` names a file rather than a demo: it is not a demo's name, and it

@@ -25,31 +25,16 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Start paused at the beginning.")
     var paused = false
 
-    @Flag(help: "Draw with ASCII only (no box drawing or symbols).")
-    var ascii = false
-
-    @Flag(name: .customLong("no-color"), help: "No colours (states stay marked by symbols and attributes).")
-    var noColor = false
-
-    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (lets the terminal select text).")
-    var noMouse = false
-
-    @Option(help: "At most this many frames per second (1-120).")
-    var fps = 30
+    @OptionGroup var terminal: TerminalOptions
 
     func validate() throws {
         guard speed.isFinite, (0.1...64).contains(speed) else { throw ValidationError("--speed must be between 0.1 and 64, got \(speed)") }
-        guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120, got \(fps)") }
     }
 
     func run() throws {
         if isatty(STDERR_FILENO) == 1 { FileHandle.standardErrorWrite("opscope: reading \(file)…\n") }
         let recording = try RecordingInput.open(file)
-        var options = SessionOptions()
-        options.unicode = !ascii
-        options.color = !noColor
-        options.mouse = !noMouse
-        options.framesPerSecond = fps
+        var options = terminal.sessionOptions
         options.narration = true
         let header = recording.header
         var caption = "replay of \(header.program) (pid \(header.processID)), recorded \(header.startedAt.description.prefix(19))Z: "

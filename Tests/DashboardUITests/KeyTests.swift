@@ -149,7 +149,7 @@ struct KeyTests {
         _ = dashboard.handle(.character(":"), model: model)
         _ = type(String(repeating: "a", count: 300), into: &dashboard)
         guard let text = dashboard.state.input?.text else { Issue.record("prompt closed"); return }
-        #expect(text.count == CommandLineParser.maximumLength)
+        #expect(text.count == CommandPrompt.maximumLength)
         #expect(dashboard.handle(.escape, model: model) == [.redraw] && dashboard.state.input == nil)
         // No templates: a says so.
         var bare = Interaction()

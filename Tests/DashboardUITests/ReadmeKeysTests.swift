@@ -2,26 +2,37 @@ import DashboardUI
 import Foundation
 import Testing
 
-/// README's "Keys" table is the key table itself (`KeyBindings.markdownTable()`), word for word;
-/// `OPSCOPE_RECORD=1` rewrites it after the table changed.
+/// README's "Keys" table is the key table itself (`KeyBindings.markdownTable()`), and its "Views"
+/// table the list of views (`ScreenViews.markdownTable()`), word for word; `OPSCOPE_RECORD=1`
+/// rewrites them after the tables changed.
 @Suite("README's keys are the dashboard's keys")
 struct ReadmeKeysTests {
     @Test("the Keys section of README.md is generated from KeyBindings")
     func readmeMatches() throws {
+        try expectGenerated(KeyBindings.markdownTable(), named: "keys", from: "KeyBindings")
+    }
+
+    @Test("the Views table of README.md is generated from the list of views")
+    func readmeViewsMatch() throws {
+        try expectGenerated(ScreenViews.markdownTable(), named: "views", from: "ScreenViews")
+    }
+
+    /// README's section between `<!-- NAME: generated from SOURCE; … -->` and `<!-- end of NAME -->`
+    /// is `wanted`, word for word (rewritten instead with `OPSCOPE_RECORD=1`).
+    private func expectGenerated(_ wanted: String, named name: String, from source: String) throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
-        let begin = "<!-- keys: generated from KeyBindings; OPSCOPE_RECORD=1 swift test --filter ReadmeKeysTests rewrites it -->\n"
-        let end = "\n<!-- end of keys -->"
-        let start = try #require(text.range(of: begin), "README.md has no generated keys section")
+        let begin = "<!-- \(name): generated from \(source); OPSCOPE_RECORD=1 swift test --filter ReadmeKeysTests rewrites it -->\n"
+        let end = "\n<!-- end of \(name) -->"
+        let start = try #require(text.range(of: begin), "README.md has no generated \(name) section")
         let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex))
         let current = String(text[start.upperBound..<stop.lowerBound])
-        let wanted = KeyBindings.markdownTable()
         if ProcessInfo.processInfo.environment["OPSCOPE_RECORD"] != nil, current != wanted {
             try (text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: wanted)).write(to: readme, atomically: true, encoding: .utf8)
             return
         }
-        #expect(current == wanted, "README.md's keys differ from the key table: run with OPSCOPE_RECORD=1 to regenerate")
+        #expect(current == wanted, "README.md's \(name) differ from \(source): run with OPSCOPE_RECORD=1 to regenerate")
     }
 
     @Test("every key appears once in the table, and every bar entry names a bound action")

@@ -110,7 +110,7 @@ struct TeachingTests {
         fresh.state.narration.isOn = true
         fresh.narrate(flood.events, model: floodModel)
         let entries = fresh.state.narration.entries
-        #expect(entries.count == Interaction.narrationPerBatch + 1)
+        #expect(entries.count == NarrationState.perBatch + 1)
         #expect(entries.first?.text == "… 61 earlier changes in this moment, too many to narrate")
         #expect(entries.last?.text.hasPrefix("#100 op-100 added to q1 'many'") == true)
         // The narration line shows the newest sentence.

@@ -77,11 +77,11 @@ struct TimelineTests {
             #expect(legend.contains(words) && !legend.contains("…"), "\(width)x\(height): \(legend)")
         }
         // The forms, longest first, at the room each leaves (a replay's cursor is wider than "now").
-        let full = TimelineView.legendNote(cursor: "12.5 s", waiting: "░", unicode: true) { _ in 200 }
+        let full = TimelineChart.legendNote(cursor: "12.5 s", waiting: "░", unicode: true) { _ in 200 }
         #expect(full.text == "│ the moment shown (12.5 s); lanes: what ran at once; ░ row: what waited" && full.gap == 3)
-        let narrow = TimelineView.legendNote(cursor: "12.5 s", waiting: "░", unicode: true) { gap in 44 - gap * 4 }
+        let narrow = TimelineChart.legendNote(cursor: "12.5 s", waiting: "░", unicode: true) { gap in 44 - gap * 4 }
         #expect(narrow.text == "│ shown: 12.5 s; lanes: ran at once" && narrow.gap == 2, "\(narrow)")
-        let tiny = TimelineView.legendNote(cursor: "now", waiting: ".", unicode: false) { _ in 5 }
+        let tiny = TimelineChart.legendNote(cursor: "now", waiting: ".", unicode: false) { _ in 5 }
         #expect(tiny.text == "| shown: now", "the shortest form, left to the cut: \(tiny)")
     }
 

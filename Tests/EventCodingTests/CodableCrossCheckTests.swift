@@ -34,6 +34,14 @@ import Testing
         }
     }
 
+    /// The third coding, the synthesized `Codable` (a keyframe's held events), for every kind.
+    @Test func everyKindRoundTripsThroughTheSynthesizedCodable() throws {
+        for event in Samples.events {
+            let decoded = try JSONDecoder().decode(MonitorEvent.self, from: JSONEncoder().encode(event))
+            #expect(decoded == event, "\(event.change.kind)")
+        }
+    }
+
     @Test func wordsAreTheEnumsOwnSpellings() {
         for qos in QoSClass.allCases { #expect("\(Vocabulary.qualities.word(for: qos))" == qos.rawValue) }
         for priority in OperationPriority.allCases {
@@ -48,7 +56,16 @@ import Testing
         for origin in [EventOrigin.exact, .sampled, .inferred] {
             #expect("\(Vocabulary.origins.word(for: origin))" == origin.rawValue)
         }
-        let changeWords = Samples.changes.map { "\(Vocabulary.changes.word(for: ChangeKind($0)))" }
-        #expect(changeWords == Samples.changes.map(Samples.kindName))
+        // A kind's word is its Swift name, and the word table reads every kind back.
+        for kind in MonitorEvent.Change.Kind.allCases {
+            #expect("\(kind.word)" == "\(kind)")
+            #expect("\(Vocabulary.changes.word(for: kind))" == "\(kind)")
+            let read = "\(kind.word)".utf8.withContiguousStorageIfAvailable { Vocabulary.changes.value(matching: $0) }
+            #expect(read == kind)
+        }
+        for field in MonitorEvent.Change.IntegerField.allCases { #expect("\(field.key)" == "\(field)") }
+        for field in MonitorEvent.Change.FlagField.allCases { #expect("\(field.key)" == "\(field)") }
+        for field in MonitorEvent.Change.TextField.allCases { #expect("\(field.key)" == "\(field)") }
+        for field in MonitorEvent.Change.PriorityField.allCases { #expect("\(field.key)" == "\(field)") }
     }
 }

@@ -37,55 +37,36 @@ enum Samples {
         isAsynchronous: true, isBarrier: false, dependencies: [OperationID(3), OperationID(9)],
         observation: .instrumented, isReady: false, isExecuting: false, isCancelled: false)
 
-    /// One change of every kind (the switch in `kindName` fails to compile when a kind is added
-    /// and not listed there; `everyKindIsSampled` checks this list covers them all).
-    static let changes: [MonitorEvent.Change] = [
-        .queueAppeared(queue),
-        .queueSuspended(queue: QueueID(2), suspended: true),
-        .queueMaxConcurrency(queue: QueueID(2), count: -1),
-        .queueRenamed(queue: QueueID(2), name: "net (renamed)"),
-        .queueQualityOfService(queue: QueueID(2), qos: .background),
-        .queueCancelledAll(queue: QueueID(2)),
-        .queueDepth(queue: QueueID(2), operations: 200_000),
-        .queueReleased(queue: QueueID(2)),
-        .operationAdded(operation),
-        .operationAdded(OperationInfo(id: OperationID(13), queue: nil, name: nil, priorityIsExplicit: nil,
-                                      observation: .external)),
-        .ready(operation: OperationID(12), isReady: true),
-        .started(operation: OperationID(12)),
-        .finished(operation: OperationID(12), cancelled: true),
-        .cancelled(operation: OperationID(12)),
-        .dependencyAdded(operation: OperationID(12), dependency: OperationID(4)),
-        .dependencyRemoved(operation: OperationID(12), dependency: OperationID(4)),
-        .priorityChanged(operation: OperationID(12), priority: .veryLow, effective: .barrier),
-        .unsignalledFinish(operation: OperationID(12)),
-        .released(operation: OperationID(12)),
-    ]
+    /// One change of every kind, in `Kind.allCases` order (`samples(of:)` fails to compile when
+    /// a kind is added and not sampled there; `everyKindIsSampled` checks each sample's kind).
+    static let changes: [MonitorEvent.Change] = MonitorEvent.Change.Kind.allCases.flatMap(samples(of:))
 
-    static func kindName(_ change: MonitorEvent.Change) -> String {
-        switch change {
-        case .queueAppeared: "queueAppeared"
-        case .queueSuspended: "queueSuspended"
-        case .queueMaxConcurrency: "queueMaxConcurrency"
-        case .queueRenamed: "queueRenamed"
-        case .queueQualityOfService: "queueQualityOfService"
-        case .queueCancelledAll: "queueCancelledAll"
-        case .queueDepth: "queueDepth"
-        case .queueReleased: "queueReleased"
-        case .operationAdded: "operationAdded"
-        case .ready: "ready"
-        case .started: "started"
-        case .finished: "finished"
-        case .cancelled: "cancelled"
-        case .dependencyAdded: "dependencyAdded"
-        case .dependencyRemoved: "dependencyRemoved"
-        case .priorityChanged: "priorityChanged"
-        case .unsignalledFinish: "unsignalledFinish"
-        case .released: "released"
+    /// Changes of `kind`: one, or more where optional fields make lines of different shapes.
+    static func samples(of kind: MonitorEvent.Change.Kind) -> [MonitorEvent.Change] {
+        switch kind {
+        case .queueAppeared: [.queueAppeared(queue)]
+        case .queueSuspended: [.queueSuspended(queue: QueueID(2), suspended: true)]
+        case .queueMaxConcurrency: [.queueMaxConcurrency(queue: QueueID(2), count: -1)]
+        case .queueRenamed: [.queueRenamed(queue: QueueID(2), name: "net (renamed)")]
+        case .queueQualityOfService: [.queueQualityOfService(queue: QueueID(2), qos: .background)]
+        case .queueCancelledAll: [.queueCancelledAll(queue: QueueID(2))]
+        case .queueDepth: [.queueDepth(queue: QueueID(2), operations: 200_000)]
+        case .queueReleased: [.queueReleased(queue: QueueID(2))]
+        case .operationAdded:
+            [.operationAdded(operation),
+             .operationAdded(OperationInfo(id: OperationID(13), queue: nil, name: nil, priorityIsExplicit: nil,
+                                           observation: .external))]
+        case .ready: [.ready(operation: OperationID(12), isReady: true)]
+        case .started: [.started(operation: OperationID(12))]
+        case .finished: [.finished(operation: OperationID(12), cancelled: true)]
+        case .cancelled: [.cancelled(operation: OperationID(12))]
+        case .dependencyAdded: [.dependencyAdded(operation: OperationID(12), dependency: OperationID(4))]
+        case .dependencyRemoved: [.dependencyRemoved(operation: OperationID(12), dependency: OperationID(4))]
+        case .priorityChanged: [.priorityChanged(operation: OperationID(12), priority: .veryLow, effective: .barrier)]
+        case .unsignalledFinish: [.unsignalledFinish(operation: OperationID(12))]
+        case .released: [.released(operation: OperationID(12))]
         }
     }
-
-    static let kindCount = 18
 
     static var events: [MonitorEvent] {
         changes.enumerated().map { index, change in

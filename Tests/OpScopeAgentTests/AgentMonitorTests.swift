@@ -3,6 +3,7 @@ import Foundation
 import OperationBridge
 import OperationEvents
 import Testing
+import OpScopeTestSupport
 
 /// The agent on the real monitor: the program's queues run on whatever a console does.
 @Suite("Agent: on the monitor", .serialized, .timeLimit(.minutes(4)))

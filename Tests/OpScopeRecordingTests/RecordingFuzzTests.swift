@@ -40,7 +40,7 @@ struct RecordingFuzzTests {
         let replay = ReplaySource(recording: recording, clock: clock.function)
         let subscription = replay.subscribe(SubscriptionRequest(consumer: "fuzz"))
         _ = subscription.next(limit: 100)
-        clock.advance(by: 5_000_000_000)
+        clock.advance(nanoseconds: 5_000_000_000)
         _ = subscription.next(limit: 10_000)
         for request: PlaybackRequest in [.step(events: -1), .seek(seconds: -1), .seekToMark(forward: false, operation: OperationID(3)),
                                           .seekTo(seconds: 0.01), .step(events: 2), .restart] {

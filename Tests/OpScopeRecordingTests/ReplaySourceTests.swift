@@ -61,20 +61,20 @@ struct ReplaySourceTests {
         let origin = source.recording.origin
         #expect(source.now() == origin)
         let step = events[9].time - origin
-        clock.advance(by: step)
+        clock.advance(nanoseconds: step)
         #expect(source.now() == origin + step)
         let batch = subscription.next(limit: 10_000)
         #expect(batch.start == nil)
         #expect(batch.events == Array(events.prefix(10)))
         // Paused: the clock moves, the replay does not.
         #expect(try source.playback(.setPlaying(false)).get().playing == false)
-        clock.advance(by: 10_000_000_000)
+        clock.advance(nanoseconds: 10_000_000_000)
         #expect(subscription.next(limit: 10_000).events.isEmpty)
         #expect(source.now() == origin + step)
         // Twice as fast: one real second plays two.
         _ = try source.playback(.setPlaying(true)).get()
         #expect(try source.playback(.faster).get().speed == 2)
-        clock.advance(by: (events[19].time - events[9].time) / 2)
+        clock.advance(nanoseconds: (events[19].time - events[9].time) / 2)
         #expect(subscription.next(limit: 10_000).events == Array(events[10..<20]))
     }
 
@@ -82,7 +82,7 @@ struct ReplaySourceTests {
     func end() throws {
         let script = pipelineScript()
         let (source, clock, subscription, _) = try replay(script, playing: true)
-        clock.advance(by: 3_600_000_000_000)
+        clock.advance(nanoseconds: 3_600_000_000_000)
         #expect(subscription.next(limit: 10_000).events.count == script.events.count)
         let status = try source.playback(.status).get()
         #expect(status.playing == false && status.message.contains("end of the recording"))

@@ -19,29 +19,6 @@ final class TemporaryDirectory {
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
-/// A clock the test moves (nanoseconds).
-final class ManualClock: @unchecked Sendable {
-    // Safety: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value: UInt64
-
-    init(_ start: UInt64 = 1_000_000_000) { value = start }
-
-    func now() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    func advance(by nanoseconds: UInt64) {
-        lock.lock()
-        value += nanoseconds
-        lock.unlock()
-    }
-
-    var function: @Sendable () -> UInt64 { { [self] in now() } }
-}
-
 /// A source that hands out batches the test prepared, one per `next`, and counts how often it
 /// was asked to start afresh: for drops, gaps and keyframe starts.
 final class BatchSource: EventSource, @unchecked Sendable {

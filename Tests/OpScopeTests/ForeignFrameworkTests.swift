@@ -2,6 +2,7 @@ import Foundation
 import OpScope
 import Testing
 import WorkflowFixture
+import OpScopeTestSupport
 
 /// OpScope on code it does not own: an Operation framework with its own queue class, operations
 /// that refuse dependency edits once started, conditions as hidden dependencies, groups with
@@ -13,7 +14,7 @@ import WorkflowFixture
 struct ForeignFrameworkTests {
     @Test("a tracked plain OperationQueue shows its dependencies: in the queue, in another queue, in none")
     func trackedQueueDependencies() throws {
-        let clock = TestClock()
+        let clock = ManualClock(step: 1_000)
         let monitor = OperationMonitor.onTestClock(clock)
         let queue = OperationQueue()
         queue.name = "plain"
@@ -71,7 +72,7 @@ struct ForeignFrameworkTests {
 
     @Test("the report shows the framework's true graph, states and causes", arguments: [Watching.tracked, .adapter])
     func truePicture(watching: Watching) throws {
-        let clock = TestClock()
+        let clock = ManualClock(step: 1_000)
         let monitor = OperationMonitor.onTestClock(clock)
         let world = ProcedureWorld()
         world.watch(watching, by: monitor)
@@ -165,7 +166,7 @@ struct ForeignFrameworkTests {
     /// then everything left, and resumes: through OpScope's commands when watched, directly when
     /// not. Returns what the program can read of each operation at the end.
     private static func runCommands(_ watching: Watching) throws -> [String: ProcedureWorld.Outcome] {
-        let clock = TestClock()
+        let clock = ManualClock(step: 1_000)
         let monitor = watching == .unobserved ? nil : OperationMonitor.onTestClock(clock)
         let world = ProcedureWorld()
         world.watch(watching, by: monitor)
@@ -223,7 +224,7 @@ struct ForeignFrameworkTests {
 
     @Test("the dashboard on the framework: the condition filter and the warnings say what is true")
     func dashboard() async throws {
-        let clock = TestClock()
+        let clock = ManualClock(step: 1_000)
         let monitor = OperationMonitor.onTestClock(clock)
         let world = ProcedureWorld()
         world.watch(.tracked, by: monitor)

@@ -1,6 +1,7 @@
 import Foundation
 import OpScope
 import Testing
+import OpScopeTestSupport
 
 /// A program as an app developer writes it, with the classic mistakes, that asks for
 /// `OpScopeDashboard.report(monitor)` only at the end: the monitor's history gives the report
@@ -10,7 +11,7 @@ import Testing
 struct FullStoryTests {
     @Test("async work that never finishes or forgets its notification, a cycle, a never-enqueued dependency, a suspended queue, a cross-queue chain")
     func fullStory() throws {
-        let clock = TestClock()
+        let clock = ManualClock(step: 1_000)
         let monitor = OperationMonitor.onTestClock(clock)
         let work = ObservedOperationQueue(monitor: monitor, name: "work")
         let paused = ObservedOperationQueue(monitor: monitor, name: "paused")

@@ -1,6 +1,7 @@
 import Foundation
 import OpScope
 import Testing
+import OpScopeTestSupport
 
 /// What a consumer that starts late gets from the monitor's history.
 @Suite("History for late consumers", .serialized, .timeLimit(.minutes(2)))
@@ -8,7 +9,7 @@ import Testing
 struct HistoryTests {
     @Test("an operation that finished before the dashboard subscribed is in its first keyframe, with its times and what was observed")
     func finishedBeforeTheDashboard() throws {
-        let clock = TestClock()
+        let clock = ManualClock(step: 1_000)
         let monitor = OperationMonitor.onTestClock(clock)
         let queue = ObservedOperationQueue(monitor: monitor, name: "early")
         let early = ObservableBlockOperation {}

@@ -1,24 +1,11 @@
 import Foundation
 import OpScope
 import Synchronization
-
-/// A monitor clock that moves only when the test moves it (each reading adds a microsecond, so
-/// events keep their order): durations in a report come from the test, not from the machine.
-final class TestClock: Sendable {
-    private let nanoseconds = Atomic<UInt64>(1_000_000_000)
-
-    var monitorClock: MonitorClock {
-        MonitorClock { [self] in nanoseconds.wrappingAdd(1_000, ordering: .relaxed).newValue }
-    }
-
-    func advance(seconds: UInt64) {
-        nanoseconds.wrappingAdd(seconds * 1_000_000_000, ordering: .relaxed)
-    }
-}
+import OpScopeTestSupport
 
 extension OperationMonitor {
-    /// A monitor on `clock` that samples when the program says (`sampleNow()`).
-    static func onTestClock(_ clock: TestClock, configure: (inout Configuration) -> Void = { _ in }) -> OperationMonitor {
+    /// A monitor on `clock` (make it `ManualClock(step: 1_000)`: each reading a microsecond on, so events keep their order) that samples when the program says (`sampleNow()`).
+    static func onTestClock(_ clock: ManualClock, configure: (inout Configuration) -> Void = { _ in }) -> OperationMonitor {
         var configuration = Configuration()
         configuration.clock = clock.monitorClock
         configuration.samplesAutomatically = false

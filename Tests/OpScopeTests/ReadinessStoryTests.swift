@@ -1,6 +1,7 @@
 import Foundation
 import OpScope
 import Testing
+import OpScopeTestSupport
 
 /// Readiness of the program's own on real queues: an operation whose `isReady` also waits for a
 /// gate. Told to the queue (`didChangeValue(forKey: "isReady")`), it runs; untold, Foundation
@@ -36,7 +37,7 @@ struct ReadinessStoryTests {
 
     @Test("told: it runs when the gate opens; untold: it reads ready and never starts, and the report says why")
     func toldAndUntold() throws {
-        let clock = TestClock()
+        let clock = ManualClock(step: 1_000)
         let monitor = OperationMonitor.onTestClock(clock)
         let sync = ObservedOperationQueue(monitor: monitor, name: "sync")
         let auth = ObservedOperationQueue(monitor: monitor, name: "auth")

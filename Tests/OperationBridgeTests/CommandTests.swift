@@ -2,6 +2,7 @@ import Foundation
 import OperationBridge
 import OperationEvents
 import Testing
+import OpScopeTestSupport
 
 @Suite("Commands", .serialized, .timeLimit(.minutes(2)))
 @MainActor

@@ -3,6 +3,7 @@ import Foundation
 import OperationEvents
 import Synchronization
 import Testing
+import OpScopeTestSupport
 
 /// The hub under pressure: producers that refill the ring faster than it drains, and a hub's
 /// thread that cannot run (as when it waits for a core on a busy machine).

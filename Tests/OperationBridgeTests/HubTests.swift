@@ -2,6 +2,7 @@ import Foundation
 @testable import OperationBridge
 import OperationEvents
 import Testing
+import OpScopeTestSupport
 
 /// The monitor's hub: history for every consumer, fan-out with a buffer and a drop count per
 /// subscription, the ring's losses repaired in the stream, and a pump that keeps the history

@@ -51,10 +51,10 @@ struct RetiredEntryTests {
         released.removeAll()
 
         // The next tick looks at every new entry once and drops the released ones.
-        #expect(core.forgetReleasedOperations() == 2_010)
+        #expect(SamplingPass(core: core).forgetReleasedOperations() == 2_010)
         #expect(entries == 2_000 && survivors == 2_000)
         // Later ticks look at a slice of the survivors, not at all of them again.
-        #expect(core.forgetReleasedOperations() == RetiredEntries.survivorSlice)
+        #expect(SamplingPass(core: core).forgetReleasedOperations() == RetiredEntries.survivorSlice)
         #expect(entries == 2_000)
 
         // The app lets go of some: their entries go within one round of the survivors.
@@ -62,7 +62,7 @@ struct RetiredEntryTests {
         let rounds = (2_000 + RetiredEntries.survivorSlice - 1) / RetiredEntries.survivorSlice
         var ticks = 0
         while entries > 1_900, ticks < rounds + 1 {
-            core.forgetReleasedOperations()
+            SamplingPass(core: core).forgetReleasedOperations()
             ticks += 1
         }
         #expect(entries == 1_900 && ticks <= rounds, "after \(ticks) ticks: \(entries)")
@@ -71,7 +71,7 @@ struct RetiredEntryTests {
         var late: [Operation] = (0..<5).map { _ in BlockOperation {} }
         file(late, firstID: 3_000)
         late.removeAll()
-        core.forgetReleasedOperations()
+        SamplingPass(core: core).forgetReleasedOperations()
         #expect(entries == 1_900)
         withExtendedLifetime(held) {}
     }
@@ -80,13 +80,13 @@ struct RetiredEntryTests {
     func manySurvivors() {
         var held: [Operation] = (0..<40_000).map { _ in BlockOperation {} }
         file(held, firstID: 1)
-        #expect(core.forgetReleasedOperations() == 16_384)
-        #expect(core.forgetReleasedOperations() == 16_384 + 16_384 / RetiredEntries.survivorRounds)
+        #expect(SamplingPass(core: core).forgetReleasedOperations() == 16_384)
+        #expect(SamplingPass(core: core).forgetReleasedOperations() == 16_384 + 16_384 / RetiredEntries.survivorRounds)
         held.removeAll()
         // Checked in rounds of at most `survivorRounds` ticks: all forgotten within two.
         var ticks = 0
         while entries > 0, ticks < 3 * RetiredEntries.survivorRounds {
-            core.forgetReleasedOperations()
+            SamplingPass(core: core).forgetReleasedOperations()
             ticks += 1
         }
         #expect(entries == 0, "\(entries) entries left after \(ticks) ticks")
@@ -98,7 +98,7 @@ struct RetiredEntryTests {
         var operations: [Operation] = (0..<(RetiredEntries.settleSlice * 2 + 10)).map { _ in BlockOperation {} }
         file(operations, firstID: 1)
         operations.removeAll()
-        #expect(core.forgetReleasedOperations() == RetiredEntries.settleSlice * 2 + 10)
+        #expect(SamplingPass(core: core).forgetReleasedOperations() == RetiredEntries.settleSlice * 2 + 10)
         #expect(entries == 0 && survivors == 0)
     }
 
@@ -146,7 +146,7 @@ struct RetiredEntryTests {
         let object = ObjectIdentifier(operation!)
         file([operation!], firstID: 1)
         // Found alive: kept as a survivor.
-        #expect(core.forgetReleasedOperations() == 1)
+        #expect(SamplingPass(core: core).forgetReleasedOperations() == 1)
         #expect(survivors == 1)
         // Filed again under the same identifier (an operation the app enqueues again gets a new
         // entry), then released.
@@ -155,7 +155,7 @@ struct RetiredEntryTests {
         operation = nil
         // The old entry's next check finds the operation gone; the replacement is not the old
         // entry's to forget.
-        #expect(core.forgetReleasedOperations() == 1)
+        #expect(SamplingPass(core: core).forgetReleasedOperations() == 1)
         #expect(survivors == 0)
         #expect(core.withRegistry { $0.objects[sampled: object] } === replacement)
     }

@@ -2,6 +2,7 @@ import Foundation
 @testable import OperationBridge
 import OperationEvents
 import Testing
+import OpScopeTestSupport
 
 /// Sampling, decided by events: every monitor here runs on a manual clock and samples only when
 /// the test calls `sampleNow()`, and operations are held inside `main()` by gates.

@@ -42,13 +42,13 @@ extension DiagnosisContext {
         let label = record.label
         let blockers: [OperationID]
         let text: String
-        if let index = model.cycleIndex[id] {
+        if let index = model.dependencyCycles.cycleIndex[id] {
             let summary = cycleSummary(index)
             if summary.onCycle.contains(id) {
                 blockers = Array(summary.members.lazy.filter { $0 != id }.prefix(20))
                 text = "\(label) is part of a dependency cycle: \(summary.description)"
             } else {
-                let inside = record.dependencies.filter { model.cycleIndex[$0] == index }
+                let inside = record.dependencies.filter { model.dependencyCycles.cycleIndex[$0] == index }
                 blockers = Array(inside.prefix(20))
                 let names = inside.prefix(3).map(self.label).joined(separator: ", ") + (inside.count > 3 ? " and \(inside.count - 3) more" : "")
                 text = "\(label) is part of a dependency cycle: it waits on \(names), which lead\(inside.count == 1 ? "s" : "") back to it "
@@ -77,7 +77,7 @@ extension DiagnosisContext {
             // was removed. No grace: no finish is on its way to make it ready.
             return notReady(record, queue: queue, listing: "lists no dependency")
         }
-        if !model.isStuckNotReady(id, now: now) {
+        if !readiness.isStuckNotReady(id) {
             let unseen = record.dependencies.filter { !model.operations.contains($0) }
             let text = unseen.isEmpty
                 ? "\(label): its last dependency has just finished; Foundation makes it ready next"
@@ -93,10 +93,10 @@ extension DiagnosisContext {
     /// Not ready with nothing it lists to wait for: the removal the stream shows, else a
     /// condition it cannot see (claimed as no more than that).
     private func notReady(_ record: OperationRecord, queue: QueueID, listing: String) -> Cause {
-        let removal = model.notReadyExplanation(of: record)
+        let removal = readiness.notReadyExplanation(of: record)
         return Cause(kind: removal == nil ? .heldByCondition : .notReadyWithoutDependencies, blockers: [], next: nil,
                      root: record.id, length: 1, queue: queue,
-                     text: "\(record.label) is not ready and \(listing): \(removal ?? DashboardModel.conditionText)",
+                     text: "\(record.label) is not ready and \(listing): \(removal ?? ReadinessRules.conditionText)",
                      severity: 75, since: record.addedAt)
     }
 
@@ -131,7 +131,7 @@ extension DiagnosisContext {
                          text: "\(subject) \(queueName) runs \(queue.executing) of \(queue.maxConcurrentOperationCount)\(serial): \(holdersText)",
                          severity: 50, since: since)
         }
-        if !cancelled, model.isReadyNotStarted(id, now: now) {
+        if !cancelled, readiness.isReadyNotStarted(id) {
             let waited = now - max(since, queue.record.roomSince)
             return Cause(kind: .readyNotStarted, blockers: [], next: nil, root: id, length: 1, queue: queueID,
                          text: "\(label) is ready and \(queueName) has a free slot, yet it has not started for \(DurationText.format(waited)): "

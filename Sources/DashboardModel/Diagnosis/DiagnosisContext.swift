@@ -49,6 +49,8 @@ struct DiagnosisContext {
 
     let model: DashboardModel
     let now: UInt64
+    /// The readiness rules at `now`, shared with the warnings so that both agree.
+    let readiness: ReadinessRules
     private var causes: [OperationID: Cause] = [:]
     /// Operations on the explicit stack: meeting one again means a loop.
     private var inProgress: Set<OperationID> = []
@@ -61,6 +63,7 @@ struct DiagnosisContext {
     init(model: DashboardModel, now: UInt64, expected: Int = 0) {
         self.model = model
         self.now = now
+        readiness = ReadinessRules(model: model, now: now)
         causes.reserveCapacity(expected)
     }
 

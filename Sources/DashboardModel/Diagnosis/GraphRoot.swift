@@ -1,7 +1,10 @@
 import OperationEvents
 
 /// Why an operation is the root of a wait that will not end by itself: what the dashboard's graph
-/// marks and the exported graphs (DOT, Mermaid) mark, by the same rule.
+/// marks and the exported graphs (DOT, Mermaid) mark, by the same rule. Each mark is a
+/// `StuckCause` (`cause`), decided on the frame path from a few fields of the record: the rule
+/// reads no history, so the two kinds of not ready are one mark, and a cancelled operation that
+/// keeps executing is marked by how long it runs.
 package enum GraphRoot: Int, Sendable, Comparable {
     /// In a dependency cycle: it can never become ready.
     case cycle
@@ -32,6 +35,20 @@ package enum GraphRoot: Int, Sendable, Comparable {
         case .notReady: "not ready, no reason"
         case .notStarted: "not started"
         case .suspended: "queue suspended"
+        }
+    }
+
+    /// The cause the mark shows.
+    package var cause: StuckCause {
+        switch self {
+        case .cycle: .cycle
+        case .noQueue: .notInAnyQueue
+        case .neverFinishes: .neverFinishes
+        case .neverReturns: .neverReturns
+        case .finishNotSignalled: .unsignalledFinish
+        case .notReady: .heldByCondition
+        case .notStarted: .readyNotStarted
+        case .suspended: .queueSuspended
         }
     }
 

@@ -8,20 +8,16 @@ extension OpScopeReport {
         // About 500 bytes per operation and its diagnosis.
         var writer = ReportJSONWriter(capacity: 4_096 + 320 * operations.count + 220 * diagnoses.count)
         writer.object { report in
-            report.key("cycles")
-            report.array(cycles) { writer, cycle in writer.value(cycle) }
+            report.field("cycles", cycles)
             report.key("diagnoses")
             report.array(diagnoses) { writer, diagnosis in Self.write(diagnosis, &writer) }
-            report.key("droppedEvents")
-            report.value(droppedEvents)
+            report.field("droppedEvents", droppedEvents)
             report.key("operations")
             report.array(operations) { writer, operation in Self.write(operation, &writer) }
             report.key("queues")
             report.array(queues) { writer, queue in Self.write(queue, &writer) }
-            report.key("time")
-            report.value(time)
-            report.key("trimmed")
-            report.value(trimmed)
+            report.field("time", time)
+            report.field("trimmed", trimmed)
             report.key("warnings")
             report.array(warnings) { writer, warning in Self.write(warning, &writer) }
         }
@@ -33,32 +29,20 @@ extension OpScopeReport {
 
     private static func write(_ queue: Queue, _ writer: inout ReportJSONWriter) {
         writer.object { object in
-            object.key("cancelled")
-            object.value(queue.cancelled)
-            object.key("executing")
-            object.value(queue.executing)
-            object.key("finished")
-            object.value(queue.finished)
-            object.key("id")
-            object.value(queue.id)
-            object.key("maxConcurrent")
-            object.value(queue.maxConcurrent)
-            object.key("name")
-            object.value(queue.name)
-            object.key("observation")
-            object.value(queue.observation.rawValue)
-            object.key("pending")
-            object.value(queue.pending)
-            object.key("ready")
-            object.value(queue.ready)
-            object.key("released")
-            object.value(queue.released)
+            object.field("cancelled", queue.cancelled)
+            object.field("executing", queue.executing)
+            object.field("finished", queue.finished)
+            object.field("id", queue.id)
+            object.field("maxConcurrent", queue.maxConcurrent)
+            object.field("name", queue.name)
+            object.field("observation", queue.observation.rawValue)
+            object.field("pending", queue.pending)
+            object.field("ready", queue.ready)
+            object.field("released", queue.released)
             object.key("run")
             write(queue.run, &object)
-            object.key("suspended")
-            object.value(queue.suspended)
-            object.key("trimmed")
-            object.value(queue.trimmed)
+            object.field("suspended", queue.suspended)
+            object.field("trimmed", queue.trimmed)
             object.key("wait")
             write(queue.wait, &object)
         }
@@ -66,132 +50,65 @@ extension OpScopeReport {
 
     private static func write(_ percentiles: LatencyStatistics.Percentiles, _ writer: inout ReportJSONWriter) {
         writer.object { object in
-            object.key("count")
-            object.value(percentiles.count)
-            object.key("p50")
-            object.value(percentiles.p50)
-            object.key("p90")
-            object.value(percentiles.p90)
-            object.key("p99")
-            object.value(percentiles.p99)
+            object.field("count", percentiles.count)
+            object.field("p50", percentiles.p50)
+            object.field("p90", percentiles.p90)
+            object.field("p99", percentiles.p99)
         }
     }
 
     private static func write(_ operation: Operation, _ writer: inout ReportJSONWriter) {
         writer.object { object in
-            object.key("addedAt")
-            object.value(operation.addedAt)
-            object.key("asynchronous")
-            object.value(operation.asynchronous)
-            object.key("cancelled")
-            object.value(operation.cancelled)
-            object.key("dependencies")
-            object.value(operation.dependencies)
-            object.key("effectivePriority")
-            object.value(operation.effectivePriority.description)
-            if let finishInferred = operation.finishInferred {
-                object.key("finishInferred")
-                object.value(finishInferred)
-            }
-            if let finishedAt = operation.finishedAt {
-                object.key("finishedAt")
-                object.value(finishedAt)
-            }
-            if let firstSeenLate = operation.firstSeenLate {
-                object.key("firstSeenLate")
-                object.value(firstSeenLate)
-            }
-            object.key("id")
-            object.value(operation.id)
-            object.key("name")
-            object.value(operation.name)
-            if let observation = operation.observation {
-                object.key("observation")
-                object.value(observation.rawValue)
-            }
-            object.key("priority")
-            object.value(operation.priority.description)
-            object.key("qos")
-            object.value(operation.qos.rawValue)
-            if let queue = operation.queue {
-                object.key("queue")
-                object.value(queue)
-            }
-            if let readyAt = operation.readyAt {
-                object.key("readyAt")
-                object.value(readyAt)
-            }
+            object.field("addedAt", operation.addedAt)
+            object.field("asynchronous", operation.asynchronous)
+            object.field("cancelled", operation.cancelled)
+            object.field("dependencies", operation.dependencies)
+            object.field("effectivePriority", operation.effectivePriority.description)
+            object.field("finishInferred", operation.finishInferred)
+            object.field("finishedAt", operation.finishedAt)
+            object.field("firstSeenLate", operation.firstSeenLate)
+            object.field("id", operation.id)
+            object.field("name", operation.name)
+            object.field("observation", operation.observation?.rawValue)
+            object.field("priority", operation.priority.description)
+            object.field("qos", operation.qos.rawValue)
+            object.field("queue", operation.queue)
+            object.field("readyAt", operation.readyAt)
             if let seen = operation.seen { write(seen, &object) }
-            if let startedAt = operation.startedAt {
-                object.key("startedAt")
-                object.value(startedAt)
-            }
-            object.key("state")
-            object.value(operation.state.rawValue)
+            object.field("startedAt", operation.startedAt)
+            object.field("state", operation.state.rawValue)
         }
     }
 
     private static func write(_ seen: Seen, _ writer: inout ReportJSONWriter) {
         writer.key("seen")
         writer.object { object in
-            object.key("added")
-            object.value(seen.added.rawValue)
-            if let finished = seen.finished {
-                object.key("finished")
-                object.value(finished.rawValue)
-            }
-            if let ready = seen.ready {
-                object.key("ready")
-                object.value(ready.rawValue)
-            }
-            if let started = seen.started {
-                object.key("started")
-                object.value(started.rawValue)
-            }
+            object.field("added", seen.added.rawValue)
+            object.field("finished", seen.finished?.rawValue)
+            object.field("ready", seen.ready?.rawValue)
+            object.field("started", seen.started?.rawValue)
         }
     }
 
     private static func write(_ diagnosis: Diagnosis, _ writer: inout ReportJSONWriter) {
         writer.object { object in
-            object.key("blockers")
-            object.value(diagnosis.blockers)
-            object.key("chainLength")
-            object.value(diagnosis.chainLength)
-            object.key("kind")
-            object.value(diagnosis.kind.rawValue)
-            object.key("message")
-            object.value(diagnosis.message)
-            if let next = diagnosis.next {
-                object.key("next")
-                object.value(next)
-            }
-            object.key("operation")
-            object.value(diagnosis.operation)
-            if let queue = diagnosis.queue {
-                object.key("queue")
-                object.value(queue)
-            }
-            if let root = diagnosis.rootCause {
-                object.key("rootCause")
-                object.value(root)
-            }
+            object.field("blockers", diagnosis.blockers)
+            object.field("chainLength", diagnosis.chainLength)
+            object.field("kind", diagnosis.kind.rawValue)
+            object.field("message", diagnosis.message)
+            object.field("next", diagnosis.next)
+            object.field("operation", diagnosis.operation)
+            object.field("queue", diagnosis.queue)
+            object.field("rootCause", diagnosis.rootCause)
         }
     }
 
     private static func write(_ warning: Warning, _ writer: inout ReportJSONWriter) {
         writer.object { object in
-            object.key("kind")
-            object.value(warning.kind.rawValue)
-            object.key("message")
-            object.value(warning.message)
-            if let operation = warning.operation {
-                object.key("operation")
-                object.value(operation)
-            }
-            if let queue = warning.queue {
-                object.key("queue")
-                object.value(queue)
-            }
+            object.field("kind", warning.kind.rawValue)
+            object.field("message", warning.message)
+            object.field("operation", warning.operation)
+            object.field("queue", warning.queue)
         }
     }
 }

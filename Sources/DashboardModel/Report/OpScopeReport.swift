@@ -127,17 +127,14 @@ public struct OpScopeReport: Codable, Sendable, Equatable {
     public var trimmed: Int
 
     /// True when the report shows a cycle or an operation that cannot progress on its own
-    /// (`opscope report` exits with status 1 then). An operation not ready without dependencies
-    /// counts once its warning is raised, after the grace (`notReadyGrace`), not as soon as it is
-    /// diagnosed: a gate of its own often holds it a moment, and a report taken in that moment
-    /// would fail a run that is fine.
+    /// (`opscope report` exits with status 1 then), as `StuckCause.reportVerdict` decides: a
+    /// suspended queue never counts, an operation not ready without dependencies counts once its
+    /// warning is raised (after `notReadyGrace`), a cycle or a dependency in no queue as soon as
+    /// it is diagnosed.
     public var hasProblem: Bool {
         !cycles.isEmpty
-            || warnings.contains {
-                [.unsignalledFinish, .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted, .longRunningAsynchronous,
-                 .longRunningSynchronous, .dependencyNeverEnqueued].contains($0.kind)
-            }
-            || diagnoses.contains { [.notInAnyQueue, .cycle, .readyNotStarted].contains($0.kind) }
+            || warnings.contains { $0.kind.stuckCause.map { $0.reportVerdict != .never } ?? false }
+            || diagnoses.contains { $0.kind.stuckCause?.reportVerdict == .whenDiagnosed }
     }
 }
 
@@ -163,16 +160,11 @@ extension OpScopeReport.Queue {
     }
 }
 
-/// The report's former name.
-@available(*, deprecated, renamed: "OpScopeReport")
-public typealias DashboardReport = OpScopeReport
-
-extension DashboardModel {
+extension OpScopeReport {
     /// The report of the current state. Linear in the operations and edges retained: each
     /// diagnosis names its root cause and chain length rather than the whole chain.
-    public func report(now: UInt64? = nil) -> OpScopeReport {
-        let now = now ?? self.now
-        let queueList = queues.values.sorted { $0.id < $1.id }.map { queue in
+    init(_ model: DashboardModel, now: UInt64) {
+        let queueList = model.queues.values.sorted { $0.id < $1.id }.map { queue in
             OpScopeReport.Queue(
                 id: queue.id, name: queue.name, suspended: queue.isSuspended, maxConcurrent: queue.maxConcurrentOperationCount,
                 executing: queue.executing, pending: queue.waiting, ready: queue.ready, finished: queue.finished, cancelled: queue.cancelled,
@@ -180,8 +172,8 @@ extension DashboardModel {
                 wait: queue.latency.wait, run: queue.latency.run)
         }
         var operationList: [OpScopeReport.Operation] = []
-        operationList.reserveCapacity(operations.count)
-        operations.forEach { pointer in
+        operationList.reserveCapacity(model.operations.count)
+        model.operations.forEach { pointer in
             let record = pointer.pointee
             operationList.append(OpScopeReport.Operation(
                 id: record.id, name: record.displayName, queue: record.queue, state: record.state, cancelled: record.isCancelled,
@@ -192,8 +184,8 @@ extension DashboardModel {
                 observation: record.observation, seen: OpScopeReport.Seen(record)))
         }
         operationList.sort { $0.id < $1.id }
-        return OpScopeReport(time: now, queues: queueList, operations: operationList, cycles: cycles,
-                             diagnoses: diagnoses(now: now), warnings: warnings(now: now), droppedEvents: droppedEvents,
-                             trimmed: stream.counters.trimmed)
+        self.init(time: now, queues: queueList, operations: operationList, cycles: model.cycles,
+                  diagnoses: model.diagnoses(now: now), warnings: model.warnings(now: now), droppedEvents: model.droppedEvents,
+                  trimmed: model.stream.counters.trimmed)
     }
 }

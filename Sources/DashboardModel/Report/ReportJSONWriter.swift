@@ -47,6 +47,20 @@ struct ReportJSONWriter {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
+    // MARK: Fields
+
+    /// `"name":value`.
+    mutating func field<Value: ReportJSONValue>(_ name: StaticString, _ value: Value) {
+        key(name)
+        value.write(into: &self)
+    }
+
+    /// `"name":value`, or nothing when `value` is nil (as `JSONEncoder` leaves absent optionals out).
+    mutating func field<Value: ReportJSONValue>(_ name: StaticString, _ value: Value?) {
+        guard let value else { return }
+        field(name, value)
+    }
+
     // MARK: Values
 
     mutating func value(_ number: Int) {
@@ -73,10 +87,6 @@ struct ReportJSONWriter {
     }
 
     mutating func value<Kind>(_ id: Identifier<Kind>) { value(id.rawValue) }
-
-    mutating func value<Kind>(_ ids: [Identifier<Kind>]) {
-        array(ids) { writer, id in writer.value(id) }
-    }
 
     /// A string, escaped as Foundation's writer escapes it: `"`, `\` and `/` with a backslash,
     /// the usual control characters by their letters, the others as `\u00XX`; the rest as is.
@@ -132,4 +142,34 @@ struct ReportJSONWriter {
             bytes.append(contentsOf: buffer[position...])
         }
     }
+}
+
+/// A value the report's writer writes by itself (`ReportJSONWriter.field`).
+protocol ReportJSONValue {
+    /// Writes the value at the writer's position.
+    func write(into writer: inout ReportJSONWriter)
+}
+
+extension Int: ReportJSONValue {
+    func write(into writer: inout ReportJSONWriter) { writer.value(self) }
+}
+
+extension UInt64: ReportJSONValue {
+    func write(into writer: inout ReportJSONWriter) { writer.value(self) }
+}
+
+extension Bool: ReportJSONValue {
+    func write(into writer: inout ReportJSONWriter) { writer.value(self) }
+}
+
+extension String: ReportJSONValue {
+    func write(into writer: inout ReportJSONWriter) { writer.value(self) }
+}
+
+extension Identifier: ReportJSONValue {
+    func write(into writer: inout ReportJSONWriter) { writer.value(self) }
+}
+
+extension Array: ReportJSONValue where Element: ReportJSONValue {
+    func write(into writer: inout ReportJSONWriter) { writer.array(self) { writer, element in element.write(into: &writer) } }
 }

@@ -51,8 +51,8 @@ public struct QueueRecord: Sendable {
 
 /// The model's queues by id: the stream's records joined with what the model derives.
 public struct QueueTable: Sendable {
-    let records: StreamQueueTable
-    let facts: RecordTable<QueueFacts>
+    let records: StreamQueues
+    let facts: RecordsByID<QueueFacts>
 
     /// The queue, if held.
     public subscript(id: QueueID) -> QueueRecord? {
@@ -85,23 +85,5 @@ public struct QueueTable: Sendable {
         let derived = facts.read(record.id) { ($0.latency, $0.throughput) }
         return QueueRecord(record: record, latency: derived?.0 ?? LatencyStatistics(),
                             throughput: derived?.1 ?? ThroughputMeter(seconds: 1))
-    }
-}
-
-/// What the model derives per queue: its start lists and its statistics.
-struct QueueFacts: TableRecord {
-    let id: QueueID
-    var latency = LatencyStatistics()
-    var throughput: ThroughputMeter
-    /// Unstarted operations in add order, one list per priority in scheduling order (barrier
-    /// first): Foundation's own structure. Entries are removed lazily (see `startOrder`).
-    var startLists: [Deque<OperationID>] = Array(repeating: [], count: OperationPriority.schedulingOrder.count)
-    /// An operation was listed again (it moved, its priority changed, it came back to life):
-    /// the lists may name it twice until they are compacted at the end of the batch.
-    var mayHoldRepeats = false
-
-    init(id: QueueID, throughputSeconds: Int) {
-        self.id = id
-        throughput = ThroughputMeter(seconds: throughputSeconds)
     }
 }

@@ -85,27 +85,29 @@ public struct GraphCanvas: Sendable, Equatable {
     }
 
     /// A horizontal run of strokes from `x0` to `x1` (inclusive) on row `y`; the end cells get
-    /// only their inward arm unless `openEnds`.
+    /// only their inward arm.
     public mutating func horizontal(from x0: Int, to x1: Int, y: Int, group: Int, dashed: Bool = false) {
-        guard x0 != x1 else { return }
-        let (a, b) = (min(x0, x1), max(x0, x1))
-        for x in a...b {
-            var arms: Arms = []
-            if x > a { arms.insert(.left) }
-            if x < b { arms.insert(.right) }
-            stroke(x: x, y: y, arms, group: group, dashed: dashed)
-        }
+        run(from: x0, to: x1, arms: (.left, .right), group: group, dashed: dashed) { (x: $0, y: y) }
     }
 
     /// A vertical run of strokes from `y0` to `y1` (inclusive) in column `x`.
     public mutating func vertical(from y0: Int, to y1: Int, x: Int, group: Int, dashed: Bool = false) {
-        guard y0 != y1 else { return }
-        let (a, b) = (min(y0, y1), max(y0, y1))
-        for y in a...b {
-            var arms: Arms = []
-            if y > a { arms.insert(.up) }
-            if y < b { arms.insert(.down) }
-            stroke(x: x, y: y, arms, group: group, dashed: dashed)
+        run(from: y0, to: y1, arms: (.up, .down), group: group, dashed: dashed) { (x: x, y: $0) }
+    }
+
+    /// A straight run from `start` to `end` along one axis: each cell gets the arm towards the
+    /// lower end (`arms.0`) unless it is that end, and the one towards the higher end unless it
+    /// is that one; `cell` places a position on the axis.
+    private mutating func run(from start: Int, to end: Int, arms: (Arms, Arms), group: Int, dashed: Bool,
+                              cell: (Int) -> (x: Int, y: Int)) {
+        guard start != end else { return }
+        let (a, b) = (min(start, end), max(start, end))
+        for position in a...b {
+            var strokes: Arms = []
+            if position > a { strokes.insert(arms.0) }
+            if position < b { strokes.insert(arms.1) }
+            let (x, y) = cell(position)
+            stroke(x: x, y: y, strokes, group: group, dashed: dashed)
         }
     }
 

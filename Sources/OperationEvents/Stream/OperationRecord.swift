@@ -208,4 +208,4 @@ public struct OperationRecord: Sendable {
     }
 }
 
-extension OperationRecord: TableRecord {}
+extension OperationRecord: IdentifiedRecord {}

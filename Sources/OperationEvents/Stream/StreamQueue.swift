@@ -68,4 +68,4 @@ public struct StreamQueue: Sendable, Equatable {
     }
 }
 
-extension StreamQueue: TableRecord {}
+extension StreamQueue: IdentifiedRecord {}

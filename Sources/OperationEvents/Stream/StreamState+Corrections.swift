@@ -1,3 +1,5 @@
+/// Catching up with a live snapshot after events were lost: the corrections that make the
+/// state agree with it, and applying them.
 extension StreamState {
     /// The events that, applied in order, make this state agree with a live snapshot read after
     /// events were lost: queues that appeared, changed or were released; operations it holds
@@ -90,5 +92,36 @@ extension StreamState {
         } else if state != .executing, (state == .ready) != info.isReady {
             changes.append((.ready(operation: id, isReady: info.isReady), .sampled))
         }
+    }
+
+    /// Makes this state agree with a live snapshot read after events were lost, and expect the
+    /// events that follow it: the corrections are applied (not numbered) and `nextSequence`
+    /// moves to the snapshot's. Returns each correction with what it changed.
+    ///
+    /// Events held for operations not announced yet are dropped first (counted as stale): the
+    /// snapshot, read after they arrived, reflects them.
+    public mutating func catchUp(to snapshot: MonitorSnapshot) -> [(event: MonitorEvent, change: StreamChange)] {
+        let corrections = prepareCatchUp(to: snapshot)
+        var result: [(event: MonitorEvent, change: StreamChange)] = []
+        for event in corrections {
+            result.append((event, apply(event.change, time: event.time, origin: event.origin)))
+        }
+        finishCatchUp(at: snapshot)
+        return result
+    }
+
+    /// The first half of `catchUp(to:)`, for a consumer that reacts to each correction as it
+    /// is applied: drops the held events and returns the corrections to apply (unnumbered).
+    package mutating func prepareCatchUp(to snapshot: MonitorSnapshot) -> [MonitorEvent] {
+        noteEventsLost(total: snapshot.droppedEvents)
+        for _ in 0..<held.count { counters.count(.stale) }
+        held = HeldEvents()
+        return corrections(toMatch: snapshot)
+    }
+
+    /// The second half of `catchUp(to:)`: the state now expects the events after the snapshot.
+    package mutating func finishCatchUp(at snapshot: MonitorSnapshot) {
+        nextSequence = snapshot.sequence
+        if snapshot.time > time { time = snapshot.time }
     }
 }

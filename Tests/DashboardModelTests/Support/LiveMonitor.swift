@@ -2,6 +2,7 @@ import DashboardModel
 import Foundation
 import OperationBridge
 import OperationEvents
+import OpScopeTestSupport
 
 /// A real monitor whose events feed a model, for tests built from real queues.
 ///
@@ -9,7 +10,7 @@ import OperationEvents
 /// order but no wall-clock interval can pass between two events. A verdict that depends on time
 /// (a grace period, a threshold) depends on what the test does, never on how busy the machine is.
 final class LiveMonitor {
-    let clock = TickingClock()
+    let clock = ManualClock(step: 1_000)
     let monitor: OperationMonitor
     var model = DashboardModel()
 
@@ -42,20 +43,6 @@ final class LiveMonitor {
             usleep(1_000)
         } while Date() < deadline
         return false
-    }
-}
-
-/// A manual clock: every reading advances it by one microsecond.
-final class TickingClock: @unchecked Sendable {
-    // Safety: `time` is only touched under `lock`.
-    private let lock = NSLock()
-    private var time: UInt64 = 1_000_000_000
-
-    func read() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        time += 1_000
-        return time
     }
 }
 

@@ -5,26 +5,8 @@ import OperationEvents
 import Testing
 #if canImport(Glibc)
 import Glibc
+import OpScopeTestSupport
 #endif
-
-/// A clock the test moves (nanoseconds).
-final class ManualClock: @unchecked Sendable {
-    // Safety: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value: UInt64 = 1_000_000_000
-
-    var now: UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    func advance(seconds: Double) {
-        lock.lock()
-        value &+= UInt64(seconds * 1e9)
-        lock.unlock()
-    }
-}
 
 /// A private socket directory under /tmp (short: socket paths are limited to 107 bytes).
 final class TestDirectory {

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import OpScope
+
+/// What `opscope report` prints and `opscope export` writes, declared once: each command takes
+/// the formats that fit what it reads (a trace needs a recording; a program or a demo is
+/// reported at one moment).
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    /// The report as a person reads it.
+    case text
+    /// The report as JSON (keys sorted, indented; README's report schema).
+    case json
+    /// Trace-event JSON for ui.perfetto.dev and chrome://tracing: a whole recording.
+    case perfetto
+    /// The dependency graph as Graphviz DOT.
+    case dot
+    /// The dependency graph as a Mermaid flowchart.
+    case mermaid
+
+    /// `formats` as a sentence lists them: "text, json, dot or mermaid".
+    static func list(_ formats: [OutputFormat]) -> String {
+        let words = formats.map(\.rawValue)
+        return words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+    }
+
+    /// Refuses a format the command does not write, naming those it does and where the other is.
+    func check(in formats: [OutputFormat], command: String) throws {
+        guard !formats.contains(self) else { return }
+        let elsewhere = self == .perfetto ? "; a trace is exported from a recording: opscope export FILE --format perfetto"
+            : self == .text ? "; the text report: opscope report FILE" : ""
+        throw ValidationError("\(command) writes \(Self.list(formats)), not \(rawValue)\(elsewhere)")
+    }
+
+    /// The report or graph of `model` in this format (a whole trace is not: nil for perfetto).
+    func render(_ report: @autoclosure () -> OpScopeReport, of model: DashboardModel?) throws -> String? {
+        switch self {
+        case .text: return ReportText.render(report(), forCommand: true) + "\n"
+        case .json: return try Self.json(report()) + "\n"
+        case .dot: return model.map { GraphExport.dot($0) }
+        case .mermaid: return model.map { GraphExport.mermaid($0) }
+        case .perfetto: return nil
+        }
+    }
+
+    /// The JSON report (keys sorted, indented), as `--json` prints it.
+    static func json(_ report: OpScopeReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+}
