@@ -19,11 +19,14 @@ let package = Package(
         .library(name: "OpScopeAgent", targets: ["OpScopeAgent"]),
         .library(name: "OpScopeRecording", targets: ["OpScopeRecording"]),
         .library(name: "OpScope", targets: ["OpScope"]),
+        .library(name: "OpScopeTelemetry", targets: ["OpScopeTelemetry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The event stream: ids, infos, events, commands, the stream state (keyframes), the causal
@@ -100,11 +103,18 @@ let package = Package(
         // import gives an embedding program everything its API names.
         .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
                                                 "TerminalKit", "NcursesBackend", "GraphExport", "OpScopeAgent", "OpScopeRecording", "EventCoding"]),
+        // A source's operations and queues as metrics (swift-metrics), served for Prometheus.
+        .target(name: "OpScopeTelemetry", dependencies: [
+            "OperationEvents", "DashboardModel",
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
+        .testTarget(name: "OpScopeTelemetryTests", dependencies: ["OpScopeTelemetry", "OpScopeTestSupport", "OperationEvents"]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).
         .target(name: "DemoLauncher", dependencies: [
-            "OpScope", "OpScopeDemos",
+            "OpScope", "OpScopeDemos", "OpScopeTelemetry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Demos/DemoLauncher"),
         // Each demo as its own program.
@@ -141,6 +151,7 @@ let package = Package(
         .executableTarget(
             name: "opscope-bench",
             dependencies: [
+                "OpScopeTelemetry",
                 "EventCoding",
                 "OperationBridge",
                 "OperationEvents",

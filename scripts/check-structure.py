@@ -32,6 +32,7 @@ ALLOWED = {
     "GraphExport": STD | {"DashboardModel", "OperationEvents"},
     "OpScopeRecording": STD | POSIX | {"Foundation", "OperationEvents", "EventCoding", "DashboardModel"},
     "OpScopeAgent": STD | POSIX | {"Foundation", "Dispatch", "OperationEvents", "EventCoding"},
+    "OpScopeTelemetry": STD | POSIX | {"Foundation", "OperationEvents", "DashboardModel", "CoreMetrics", "Prometheus"},
     "OpScope": None,  # the umbrella: anything of ours
 }
 # Library modules whose public API must be documented.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpScope
 import OpScopeDemos
+import OpScopeTelemetry
 
 extension DemoLauncher {
     /// `--serve`: runs the demo without a dashboard and serves it to consoles in other terminals
@@ -26,13 +27,21 @@ extension DemoLauncher {
         } catch let error as AttachError {
             throw ValidationError(error.message)
         }
+        let metrics: MetricsServer?
+        do {
+            metrics = try display.metrics.map { address throws(MetricsEndpointError) in try MetricsServer(source: monitor, address: address) }
+        } catch {
+            agent.stop()
+            throw ValidationError(error.message)
+        }
         let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
         let target = display.socket ?? String(getpid())
+        let metricsLine = metrics.map { "metrics for Prometheus at \($0.endpoint.url)\n" } ?? ""
         // Written at once (not buffered), so that a script or a test sees where to attach.
         FileHandle.standardOutput.write(Data("""
             serving the '\(demo.name)' demo (pid \(getpid())) at \(agent.socketPath)
             attach from another terminal: opscope attach \(target)
-            Ctrl-C stops
+            \(metricsLine)Ctrl-C stops
 
             """.utf8))
         // The signals are taken from a dispatch source (not a handler), so stopping runs as
@@ -42,6 +51,7 @@ extension DemoLauncher {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                metrics?.stop()
                 agent.stop()
                 handle.stop()
                 // The terminal may be gone (SIGHUP): a failed write must not stop the exit.

@@ -20,12 +20,15 @@ public struct DisplayOptions: ParsableArguments {
     @Option(help: "With --serve: the agent's socket path (default: the user's opscope directory, PID.sock).")
     public var socket: String?
 
+    @Option(help: "With --serve: also serve Prometheus metrics at HOST:PORT, at http://HOST:PORT/metrics (port 0: any free port, printed).")
+    public var metrics: String?
+
     @Option(help: "Record the event stream to this file as well (opscope replay FILE plays it back).")
     public var record: String?
 
     /// The options as `opscope --help` lists them (ArgumentParser shows a default subcommand's
     /// options only in that subcommand's help).
-    public static let summary = TerminalOptions.summary + ", --speed X (0.05-20), --seed N, --record FILE, --serve [--socket PATH]"
+    public static let summary = TerminalOptions.summary + ", --speed X (0.05-20), --seed N, --record FILE, --serve [--socket PATH] [--metrics HOST:PORT]"
 
     /// The dashboard's model for a demo played at `speed`: in slow motion, finished operations
     /// stay listed, and the "too long" warnings wait, as long in demo time as at full speed.
@@ -42,5 +45,6 @@ public struct DisplayOptions: ParsableArguments {
     public func validate() throws {
         guard speed.isFinite, (0.05...20).contains(speed) else { throw ValidationError("--speed must be between 0.05 and 20, got \(speed)") }
         if socket != nil, !serve { throw ValidationError("--socket goes with --serve") }
+        if metrics != nil, !serve { throw ValidationError("--metrics goes with --serve (the dashboard has the terminal otherwise)") }
     }
 }

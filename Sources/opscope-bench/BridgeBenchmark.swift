@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpScopeTelemetry
 @_spi(Benchmark) import OperationBridge
 import OperationEvents
 
@@ -64,6 +65,8 @@ struct BridgeBenchmark {
     var producersAssist = true
     /// Finished operations the history keeps; nil: the monitor's default.
     var historyRetention: Int?
+    /// Whether the observed modes run with the Prometheus metrics following their monitor.
+    var metrics = false
 
     private var modes: [Mode] {
         guard !only.isEmpty else { return Mode.allCases }
@@ -89,6 +92,9 @@ struct BridgeBenchmark {
         /// Events the ordering held back until their causes arrived, and finishes it inferred.
         var held = 0
         var inferred = 0
+        /// With `metrics`: the metrics threads' CPU and the events they folded, over every run.
+        var metricsCPUNanoseconds: UInt64 = 0
+        var metricsEvents = 0
     }
 
     func run(maxConcurrent: Int) -> Result {
@@ -104,6 +110,8 @@ struct BridgeBenchmark {
                 result.dropped += run.lost
                 result.assists += run.assists
                 result.ringDropped += run.ringDropped
+                result.metricsCPUNanoseconds += run.metricsCPUNanoseconds
+                result.metricsEvents += run.metricsEvents
                 result.held += run.ordering.held
                 result.inferred += run.ordering.inferredFinishes
                 result.throughput[mode, default: []].append(run.rate)
@@ -128,6 +136,8 @@ struct BridgeBenchmark {
         /// Times a producer drained the ring itself.
         var assists: Int
         var ordering: CausalSequencer.Statistics
+        var metricsCPUNanoseconds: UInt64 = 0
+        var metricsEvents = 0
     }
 
     /// One run: operations per second from the first add to the last finish.
@@ -164,6 +174,10 @@ struct BridgeBenchmark {
             }
         }
         consumer.start()
+        // The metrics follow the observed modes' monitor as one more consumer (the baselines
+        // have nothing for them to follow).
+        let metrics = self.metrics && mode.baseline != nil
+            ? OperationMetrics(source: monitor, factory: PrometheusExposition().factory) : nil
         let start = monitor.now()
         switch mode {
         case .plainInstrumented, .instrumented:
@@ -183,6 +197,8 @@ struct BridgeBenchmark {
         if waitLast { countdown.wait() } else { queue.waitUntilAllOperationsAreFinished() }
         let elapsed = Double(monitor.now() - start) / 1e9
         consumer.stop()
+        metrics?.sync()
+        metrics?.stop()
         let verbose = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil
         if verbose, [.sampled, .foreign, .reported, .queueBlock].contains(mode) {
             let cost = monitor.samplerCost
@@ -202,7 +218,8 @@ struct BridgeBenchmark {
                          mode.rawValue, Double(consumer.longestGap) / 1e6, Double(consumer.longestRead) / 1e6, consumer.largestBatch))
         }
         return Run(rate: Double(operations) / elapsed, lost: consumer.lost, ringDropped: monitor.droppedEvents,
-                   assists: monitor.hubStatistics.assists, ordering: monitor.orderingStatistics)
+                   assists: monitor.hubStatistics.assists, ordering: monitor.orderingStatistics,
+                   metricsCPUNanoseconds: metrics?.cpuNanoseconds ?? 0, metricsEvents: metrics?.eventsFolded ?? 0)
     }
 }
 

@@ -50,6 +50,9 @@ struct BridgeCommand: ParsableCommand {
     @Option(help: "Finished operations the monitor's history keeps (default: the monitor's own default).")
     var historyRetention: Int?
 
+    @Flag(help: "Run the observed modes with OpScope's Prometheus metrics following the monitor (OpScopeTelemetry), and print their CPU per event.")
+    var metrics = false
+
     func validate() throws {
         guard runSizes.operations > 0, runSizes.workOperations > 0, shuffled.rounds > 0, work >= 0 else {
             throw ValidationError("counts must be positive")
@@ -79,12 +82,16 @@ struct BridgeCommand: ParsableCommand {
             for maxConcurrent in maxConcurrent.map({ [$0] }) ?? [-1, 1] {
                 let benchmark = BridgeBenchmark(
                     operations: count, workMicroseconds: workMicros, rounds: shuffled.rounds, seed: shuffled.seed, only: mode, solo: solo,
-                    producersAssist: !noProducerAssist, historyRetention: historyRetention)
+                    producersAssist: !noProducerAssist, historyRetention: historyRetention, metrics: metrics)
                 let result = benchmark.run(maxConcurrent: maxConcurrent)
                 let limit = maxConcurrent == -1 ? "default concurrency" : "max 1"
                 print("\n\(count) \(title), \(limit) (events lost: \(result.dropped), of them dropped by the ring: \(result.ringDropped); "
                       + "ring drained by producers: \(result.assists) times; held for their causes: "
                       + "\(result.held), finishes inferred: \(result.inferred))")
+                if metrics, result.metricsEvents > 0 {
+                    print(String(format: "metrics thread: %.0f ns of CPU per event (%d events folded)",
+                                 Double(result.metricsCPUNanoseconds) / Double(result.metricsEvents), result.metricsEvents))
+                }
                 print(pad("mode", 42) + pad("ops/s", 9) + pad("cpu us/op", 11) + pad("ratio (min..max)", 22) + "target")
                 for mode in BridgeBenchmark.Mode.allCases where result.throughput[mode] != nil {
                     let rate = Statistics.median(result.throughput[mode] ?? [])

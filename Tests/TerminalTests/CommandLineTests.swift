@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The command line as a new user meets it, with the real program and no terminal: argument
 /// errors are one line that ends with where the help is, negative numbers get their option's
@@ -211,6 +214,19 @@ struct CommandLineTests {
         #expect(atStart.status == 0 && atStart.output.contains("\"operations\""), "\(atStart.output.prefix(300))")
     }
 
+    @Test("--metrics: only with --serve; a bad address is one line naming it; a port in use says so")
+    func metricsOption() throws {
+        expectRefusal(opscope("demo stuck --metrics 127.0.0.1:0"), "--metrics goes with --serve (the dashboard has the terminal otherwise)",
+                      "demo --metrics without --serve")
+        expectRefusal(opscope("demo stuck --serve --socket \(directory)/a.sock --metrics 9464"),
+                      "'9464' is not HOST:PORT (e.g. 127.0.0.1:9464)", "demo --serve --metrics PORT")
+        let taken = try MetricsPort.listening()
+        defer { close(taken.descriptor) }
+        expectRefusal(opscope("demo stuck --serve --socket \(directory)/b.sock --metrics 127.0.0.1:\(taken.port)"),
+                      "cannot serve metrics at 127.0.0.1:\(taken.port): Address already in use", "demo --serve --metrics PORT-IN-USE")
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/b.sock"), "the agent's socket is removed when the metrics cannot start")
+    }
+
     @Test("a directory given as a recording: one line saying so, no line number, exit status 2")
     func directoryAsRecording() {
         for command in ["report \(directory)", "replay \(directory)", "export \(directory) --format perfetto"] {
@@ -218,5 +234,23 @@ struct CommandLineTests {
             expectRefusal(result, "opscope: \(directory): is a directory, not a recording", command)
             #expect(!result.output.contains(":1:"), "\(command): \(result.output)")
         }
+    }
+}
+
+/// A loopback port some other program listens on, for the "port in use" message.
+enum MetricsPort {
+    static func listening() throws -> (descriptor: Int32, port: Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && listen(descriptor, 1) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard ok else { throw Fleet.FleetError("cannot listen on loopback") }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

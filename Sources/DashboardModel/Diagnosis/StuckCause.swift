@@ -147,11 +147,12 @@ extension Diagnosis.Kind {
 
 extension StuckCause {
     /// The operations that cannot go on without someone's help (those `n` and `N` visit and
-    /// `why:stuck` finds): every operation a warning names for a stuck cause, every operation
-    /// diagnosed with one (a cancelled one waiting in a suspended queue too), one waiting for a
-    /// slot a stuck operation holds, and one whose dependency chain ends at any of them.
-    static func stuckOperations(in model: DashboardModel, now: UInt64) -> Set<OperationID> {
-        var troubled: Set<OperationID> = []
+    /// `why:stuck` finds), each with the cause that holds it: every operation a warning names
+    /// for a stuck cause, every operation diagnosed with one (a cancelled one waiting in a
+    /// suspended queue too), one waiting for a slot a stuck operation holds (that one's cause),
+    /// and one whose dependency chain ends at any of them (its root's cause).
+    static func stuckOperations(in model: DashboardModel, now: UInt64) -> [OperationID: StuckCause] {
+        var troubled: [OperationID: StuckCause] = [:]
         for warning in model.warnings(now: now) {
             guard let cause = warning.kind.stuckCause, let operation = warning.operation else { continue }
             switch cause {
@@ -161,23 +162,27 @@ extension StuckCause {
                 continue
             case .notInAnyQueue, .neverFinishes, .neverReturns, .unsignalledFinish, .ignoresCancellation,
                  .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted:
-                troubled.insert(operation)
+                if troubled[operation] == nil { troubled[operation] = cause }
             }
         }
         let diagnoses = model.diagnoses(now: now)
-        var hopeless: Set<OperationID> = []
-        for diagnosis in diagnoses where diagnosis.kind.stuckCause != nil { hopeless.insert(diagnosis.operation) }
-        var result = troubled.union(hopeless)
+        var hopeless: [OperationID: StuckCause] = [:]
+        for diagnosis in diagnoses {
+            if let cause = diagnosis.kind.stuckCause { hopeless[diagnosis.operation] = cause }
+        }
+        var result = hopeless.merging(troubled) { _, warned in warned }
         for diagnosis in diagnoses {
             let suspendedQueue = diagnosis.queue.flatMap { model.queues[$0]?.isSuspended } ?? false
             switch diagnosis.kind {
             case .cancelledWaitingForSlot:
-                if suspendedQueue { result.insert(diagnosis.operation) }
+                if suspendedQueue { result[diagnosis.operation] = .queueSuspended }
             case .concurrencyLimit:
-                if diagnosis.blockers.contains(where: troubled.contains) { result.insert(diagnosis.operation) }
+                if let cause = diagnosis.blockers.lazy.compactMap({ troubled[$0] }).first { result[diagnosis.operation] = cause }
             case .waitingOnDependencies:
                 guard let root = diagnosis.rootCause, root != diagnosis.operation else { continue }
-                if troubled.contains(root) || hopeless.contains(root) || suspendedQueue { result.insert(diagnosis.operation) }
+                if let cause = troubled[root] ?? hopeless[root] ?? (suspendedQueue ? .queueSuspended : nil) {
+                    result[diagnosis.operation] = cause
+                }
             case .queueSuspended, .notInAnyQueue, .cycle, .notReadyWithoutDependencies, .heldByCondition, .readyNotStarted,
                  .waitingForTurn:
                 break

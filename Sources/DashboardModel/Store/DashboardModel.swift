@@ -386,6 +386,12 @@ extension DashboardModel {
     /// The operations that cannot go on without someone's help (those `n` and `N` visit and
     /// `why:stuck` finds); `StuckCause` says which causes count.
     public func stuckOperations(now: UInt64? = nil) -> Set<OperationID> {
+        Set(stuckCauses(now: now).keys)
+    }
+
+    /// `stuckOperations(now:)` with the cause that holds each: its own, or for one that waits on
+    /// stuck work, the cause at the root of its chain (the metrics count stuck work by cause).
+    public func stuckCauses(now: UInt64? = nil) -> [OperationID: StuckCause] {
         StuckCause.stuckOperations(in: self, now: now ?? self.now)
     }
 

@@ -10,7 +10,7 @@ extension OperationRecord {
     /// `knownStart` from the fields, for a reader that loads just those in place (a call on the
     /// borrowed record inside `read` may copy it).
     @inline(__always)
-    static func knownStart(startedAt: UInt64?, addedAt: UInt64, firstSeenLate: Bool) -> UInt64? {
+    package static func knownStart(startedAt: UInt64?, addedAt: UInt64, firstSeenLate: Bool) -> UInt64? {
         guard let startedAt else { return nil }
         return firstSeenLate && startedAt == addedAt ? nil : startedAt
     }

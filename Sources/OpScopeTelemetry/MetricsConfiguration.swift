@@ -1,0 +1,17 @@
+/// How the metrics follow a source.
+public struct MetricsConfiguration: Sendable, Equatable {
+    /// Events the metrics may fall behind by before they lose some (counted in
+    /// `opscope_telemetry_events_lost_total`; the program is never held up).
+    public var bufferCapacity = 65_536
+    /// How long the metrics thread waits when its subscription is empty, at most (seconds); it
+    /// waits less while events come.
+    public var idleWait = 0.25
+    /// How often the gauges are brought up to date while events come (seconds); a scrape brings
+    /// them up to date at once.
+    public var publishInterval = 1.0
+    /// The bucket bounds of the wait and run histograms, in seconds.
+    public var histogramBuckets: [Double] = [0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60]
+
+    /// The defaults.
+    public init() {}
+}
