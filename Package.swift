@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// OpScope: a live terminal dashboard for Foundation `Operation`s and `OperationQueue`s.
@@ -20,6 +20,12 @@ let package = Package(
         .library(name: "OpScopeRecording", targets: ["OpScopeRecording"]),
         .library(name: "OpScope", targets: ["OpScope"]),
         .library(name: "OpScopeTelemetry", targets: ["OpScopeTelemetry"]),
+        .library(name: "OpScopeOTLP", targets: ["OpScopeOTLP"]),
+    ],
+    traits: [
+        // swift-otel and what it needs (HTTP client, TLS, protobuf) take minutes to build: only
+        // a build that asks for traces pays for them (`swift build --traits OTLP`).
+        .trait(name: "OTLP", description: "OpenTelemetry export (OTLP/HTTP) of traces and metrics, with swift-otel"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -27,6 +33,10 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The event stream: ids, infos, events, commands, the stream state (keyframes), the causal
@@ -103,18 +113,29 @@ let package = Package(
         // import gives an embedding program everything its API names.
         .target(name: "OpScope", dependencies: ["OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession",
                                                 "TerminalKit", "NcursesBackend", "GraphExport", "OpScopeAgent", "OpScopeRecording", "EventCoding"]),
-        // A source's operations and queues as metrics (swift-metrics), served for Prometheus.
+        // A source's operations and queues as metrics (swift-metrics), served for Prometheus; and as
+        // spans (a recording's as an OTLP JSON file).
         .target(name: "OpScopeTelemetry", dependencies: [
-            "OperationEvents", "DashboardModel",
+            "OperationEvents", "DashboardModel", "EventCoding", "OpScopeRecording",
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        .testTarget(name: "OpScopeTelemetryTests", dependencies: ["OpScopeTelemetry", "OpScopeTestSupport", "OperationEvents"]),
+        .testTarget(name: "OpScopeTelemetryTests", dependencies: ["OpScopeTelemetry", "OpScopeTestSupport", "OperationEvents", "EventCoding", "DashboardModel"]),
+        // Traces (one span per operation) and metrics sent to an OpenTelemetry collector over
+        // OTLP/HTTP. Empty unless built with the OTLP trait.
+        .target(name: "OpScopeOTLP", dependencies: [
+            "OpScopeTelemetry", "OpScopeRecording", "OperationEvents", "DashboardModel",
+            .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
+            .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["OTLP"])),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["OTLP"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["OTLP"])),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+        ]),
         // The built-in workloads (`opscope demo NAME`).
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).
         .target(name: "DemoLauncher", dependencies: [
-            "OpScope", "OpScopeDemos", "OpScopeTelemetry",
+            "OpScope", "OpScopeDemos", "OpScopeTelemetry", "OpScopeOTLP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Demos/DemoLauncher"),
         // Each demo as its own program.
@@ -129,7 +150,7 @@ let package = Package(
         .executableTarget(name: "embedding-example", dependencies: ["OpScope"], path: "Demos/Embedding"),
         // The opscope command.
         .executableTarget(name: "opscope", dependencies: [
-            "OpScope", "OpScopeDemos", "DemoLauncher", "GraphExport",
+            "OpScope", "OpScopeDemos", "DemoLauncher", "GraphExport", "OpScopeTelemetry", "OpScopeOTLP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "OpScopeTests", dependencies: ["OpScope", "WorkflowFixture", "OpScopeTestSupport"]),
@@ -152,6 +173,7 @@ let package = Package(
             name: "opscope-bench",
             dependencies: [
                 "OpScopeTelemetry",
+                "OpScopeOTLP",
                 "EventCoding",
                 "OperationBridge",
                 "OperationEvents",

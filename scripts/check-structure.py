@@ -32,7 +32,12 @@ ALLOWED = {
     "GraphExport": STD | {"DashboardModel", "OperationEvents"},
     "OpScopeRecording": STD | POSIX | {"Foundation", "OperationEvents", "EventCoding", "DashboardModel"},
     "OpScopeAgent": STD | POSIX | {"Foundation", "Dispatch", "OperationEvents", "EventCoding"},
-    "OpScopeTelemetry": STD | POSIX | {"Foundation", "OperationEvents", "DashboardModel", "CoreMetrics", "Prometheus"},
+    "OpScopeTelemetry": STD | POSIX | {"Foundation", "OperationEvents", "DashboardModel", "EventCoding", "OpScopeRecording",
+                                       "CoreMetrics", "Prometheus"},
+    # Empty unless built with the OTLP trait (then: swift-otel and the tracing API).
+    "OpScopeOTLP": STD | POSIX | {"Foundation", "OperationEvents", "DashboardModel", "EventCoding", "OpScopeTelemetry", "OpScopeRecording",
+                                  "OTel", "Tracing", "Instrumentation", "ServiceContextModule", "ServiceLifecycle",
+                                  "CoreMetrics", "Metrics", "Logging"},
     "OpScope": None,  # the umbrella: anything of ours
 }
 # Library modules whose public API must be documented.

@@ -9,8 +9,14 @@ public enum ArgumentErrorLine {
         return sentence + "; see '\(help)'"
     }
 
-    /// The first line of `message`.
+    /// The first line of `message`; a list of values ArgumentParser writes as bullets below it
+    /// (six or more: "one of the following:" then "  - perfetto" lines) joined into it, as it
+    /// writes a shorter one ("one of 'a', 'b' or 'c'").
     public static func firstLine(_ message: String) -> String {
-        message.split(separator: "\n").first.map(String.init) ?? message
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.first else { return message }
+        let bullets = lines.dropFirst().prefix { $0.hasPrefix("  - ") }.map { "'" + $0.dropFirst(4) + "'" }
+        guard first.hasSuffix(" the following:"), let last = bullets.last else { return String(first) }
+        return first.dropLast(" the following:".count) + " " + bullets.dropLast().joined(separator: ", ") + " or " + last
     }
 }

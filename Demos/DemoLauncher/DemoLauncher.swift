@@ -12,6 +12,8 @@ public enum DemoLauncher {
         // Recording starts before the demo, so that the file holds all of it.
         let recorder = try display.record.map { try startRecording(monitor, to: $0, program: demo.name) }
         defer { recorder.map(finish) }
+        let otlp = try DemoTelemetry.startOTLP(monitor, display, program: demo.name)
+        defer { otlp.map { DemoTelemetry.finish($0, quietly: false) } }
         let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
         defer { handle.stop() }
         var options = display.terminal.sessionOptions
@@ -56,7 +58,8 @@ public enum DemoLauncher {
         let display: DisplayOptions
         do {
             display = try DisplayOptions.parse(
-                NegativeNumberArguments.joined(Array(CommandLine.arguments.dropFirst()), options: NegativeNumberArguments.demoOptions))
+                OptionalValueArguments.filled(NegativeNumberArguments.joined(Array(CommandLine.arguments.dropFirst()),
+                                                                             options: NegativeNumberArguments.demoOptions)))
         } catch {
             if DisplayOptions.exitCode(for: error) == .success {
                 let help = DisplayOptions.helpMessage(columns: 100).replacingOccurrences(of: "USAGE: display", with: "USAGE: \(name)")

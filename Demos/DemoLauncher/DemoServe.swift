@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpScope
 import OpScopeDemos
+import OpScopeOTLP
 import OpScopeTelemetry
 
 extension DemoLauncher {
@@ -34,9 +35,18 @@ extension DemoLauncher {
             agent.stop()
             throw ValidationError(error.message)
         }
+        let otlp: OTLPExporter?
+        do {
+            otlp = try DemoTelemetry.startOTLP(monitor, display, program: demo.name)
+        } catch {
+            metrics?.stop()
+            agent.stop()
+            throw error
+        }
         let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
         let target = display.socket ?? String(getpid())
-        let metricsLine = metrics.map { "metrics for Prometheus at \($0.endpoint.url)\n" } ?? ""
+        let metricsLine = (metrics.map { "metrics for Prometheus at \($0.endpoint.url)\n" } ?? "")
+            + (otlp.map { "traces and metrics over OTLP to \($0.tracesEndpoint)\n" } ?? "")
         // Written at once (not buffered), so that a script or a test sees where to attach.
         FileHandle.standardOutput.write(Data("""
             serving the '\(demo.name)' demo (pid \(getpid())) at \(agent.socketPath)
@@ -54,6 +64,8 @@ extension DemoLauncher {
                 metrics?.stop()
                 agent.stop()
                 handle.stop()
+                // After the demo stopped: what never finished goes as unfinished spans.
+                otlp.map { DemoTelemetry.finish($0, quietly: true) }
                 // The terminal may be gone (SIGHUP): a failed write must not stop the exit.
                 try? FileHandle.standardOutput.write(contentsOf: Data("stopped; \(agent.socketPath) removed\n".utf8))
                 exit(0)

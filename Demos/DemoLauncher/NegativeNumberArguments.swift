@@ -9,23 +9,10 @@ public enum NegativeNumberArguments {
     /// `arguments` with every negative number that follows one of `options` joined to it with
     /// `=`. Nothing after `--` is touched.
     public static func joined(_ arguments: [String], options: Set<String>) -> [String] {
-        var result: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" {
-                result += arguments[index...]
-                break
-            }
-            if options.contains(argument), index + 1 < arguments.count, isNegativeNumber(arguments[index + 1]) {
-                result.append(argument + "=" + arguments[index + 1])
-                index += 2
-            } else {
-                result.append(argument)
-                index += 1
-            }
+        ArgumentRewrite.apply(arguments) { argument, next in
+            guard options.contains(argument), let next, isNegativeNumber(next) else { return nil }
+            return .init(word: argument + "=" + next, consumesNext: true)
         }
-        return result
     }
 
     /// True for `-1`, `-0.5`, `-1e3`, `-inf`, `-nan`: a minus sign, then what a `Double` reads.

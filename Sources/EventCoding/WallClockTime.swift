@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A moment on the wall clock, in nanoseconds since 1970-01-01T00:00:00Z (UTC).
 ///
 /// Written as an ISO 8601 UTC time with nine fractional digits (`2025-03-01T12:34:56.123456789Z`)
@@ -11,6 +17,13 @@ public struct WallClockTime: Sendable, Hashable, Comparable, CustomStringConvert
     /// Wraps a count of nanoseconds since the Unix epoch.
     public init(nanosecondsSince1970: Int64) {
         self.nanosecondsSince1970 = nanosecondsSince1970
+    }
+
+    /// The wall clock now (`CLOCK_REALTIME`).
+    public static func now() -> WallClockTime {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return WallClockTime(nanosecondsSince1970: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
     }
 
     /// Ordered by time.

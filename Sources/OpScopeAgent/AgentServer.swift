@@ -52,7 +52,7 @@ public final class AgentServer: @unchecked Sendable {
         }
         UnixSocket.setNonBlocking(listener)
         let header = StreamHeader(program: configuration.program, processID: Int(getpid()),
-                                  startedAt: AgentServer.wallClockNow(), startMonitorTime: source.now())
+                                  startedAt: WallClockTime.now(), startMonitorTime: source.now())
         do throws(AttachError) {
             loop = try AgentLoop(source: source, configuration: configuration, listener: listener, header: header)
         } catch {
@@ -98,12 +98,6 @@ public final class AgentServer: @unchecked Sendable {
         let bytes = Array(name.utf8.prefix(15))
         _ = write(descriptor, bytes, bytes.count)
         close(descriptor)
-    }
-
-    private static func wallClockNow() -> WallClockTime {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return WallClockTime(nanosecondsSince1970: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
     }
 }
 

@@ -60,7 +60,7 @@ public final class Recorder: @unchecked Sendable {
         sink = try FileSink(path: path)
         let now = source.now()
         header = StreamHeader(program: options.program ?? source.sourceInfo.program, processID: Int(getpid()),
-                              host: ProcessInfo.processInfo.hostName, startedAt: Self.wallClockNow(), startMonitorTime: now)
+                              host: ProcessInfo.processInfo.hostName, startedAt: WallClockTime.now(), startMonitorTime: now)
         writer = RecordingWriter(policy: RecordingWriter.Policy(
             keyframeEvery: options.keyframeEvery,
             keyframeInterval: UInt64(max(0.001, min(options.keyframeSeconds, 1e9)) * 1e9),
@@ -193,13 +193,6 @@ public final class Recorder: @unchecked Sendable {
             finished = true
             condition.broadcast()
         }
-    }
-
-    /// The wall clock now.
-    static func wallClockNow() -> WallClockTime {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return WallClockTime(nanosecondsSince1970: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
     }
 }
 

@@ -216,6 +216,33 @@ public final class Recording: @unchecked Sendable {
         return fold.model
     }
 
+    /// Folds the whole recording from its first line, exactly as the index did, and hands
+    /// `body` the model after each chunk of events together with the chunk (for exports that
+    /// follow the operations as they finish: the model retires old finished work, so the final
+    /// model alone would miss it). The model is at the recording's end after the last call.
+    public func fold(_ body: (_ model: DashboardModel, _ applied: [MonitorEvent]) throws -> Void) throws {
+        let reader = try makeReader()
+        var fold = RecordingFold(configuration: configuration, source: path)
+        var chunk: [MonitorEvent] = []
+        chunk.reserveCapacity(RecordingFold.chunk)
+        while let record = try reader.next() {
+            let effect = try fold.take(record)
+            switch effect {
+            case .event(let event):
+                chunk.append(event)
+                if chunk.count >= RecordingFold.chunk {
+                    fold.flush()
+                    try body(fold.model, chunk)
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            case .reset, .dropped, .end, .none:
+                continue
+            }
+        }
+        fold.advance(to: endTime)
+        try body(fold.model, chunk)
+    }
+
     /// A reader of its own, from the first line (for the trace export and reports).
     func makeReader() throws(EventStreamError) -> EventStreamReader {
         if let bytes { return try EventStreamReader(bytes: bytes, name: path) }

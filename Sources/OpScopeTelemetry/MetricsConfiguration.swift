@@ -1,11 +1,8 @@
 /// How the metrics follow a source.
 public struct MetricsConfiguration: Sendable, Equatable {
-    /// Events the metrics may fall behind by before they lose some (counted in
-    /// `opscope_telemetry_events_lost_total`; the program is never held up).
-    public var bufferCapacity = 65_536
-    /// How long the metrics thread waits when its subscription is empty, at most (seconds); it
-    /// waits less while events come.
-    public var idleWait = 0.25
+    /// How the metrics thread reads its subscription: what it may fall behind by before it loses
+    /// events (counted in `opscope_telemetry_events_lost_total`), how long it waits.
+    public var reading = FollowerConfiguration()
     /// How often the gauges are brought up to date while events come (seconds); a scrape brings
     /// them up to date at once.
     public var publishInterval = 1.0

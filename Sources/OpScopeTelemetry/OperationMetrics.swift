@@ -8,7 +8,7 @@ import OperationEvents
 /// metrics' own losses.
 ///
 /// One more consumer of the source: a subscription of its own (`metrics`), read on a thread of
-/// its own that folds the events into a `DashboardModel` and writes the metrics through
+/// its own (a `SubscriptionFollower`) that folds the events into a `DashboardModel` and writes the metrics through
 /// `factory`. The program is never held up: the subscription is bounded, and what the metrics
 /// could not keep up with is lost and counted (the gauges and counters are rebuilt from the
 /// keyframe that follows; the histograms miss the starts and finishes in between). The factory
@@ -16,10 +16,10 @@ import OperationEvents
 /// own (its `MetricsSystem.factory`, swift-otel's OTLP metrics) is safe to pass; for a
 /// Prometheus endpoint pass a `PrometheusExposition`'s.
 public final class OperationMetrics: @unchecked Sendable {
-    // Safety: the fields under "requests" are guarded by `condition`; everything else is used
-    // by the metrics thread alone once it started (and by `init` before that).
+    // Safety: `lostTotal` is guarded by `lock`; everything else is used by the metrics thread
+    // alone once it started (and by `init` before that).
     private let source: any EventSource
-    private let subscription: any EventSubscription
+    private let follower: SubscriptionFollower
     private let factory: any MetricsFactory
     private let configuration: MetricsConfiguration
     private var model: DashboardModel
@@ -27,19 +27,10 @@ public final class OperationMetrics: @unchecked Sendable {
     private let stuck: [StuckCause: Gauge]
     private let lostCounter: Counter
     private var lostCounted = 0
-    private var droppedTotalSeen = 0
     private var lastPublish: UInt64 = 0
     private var unpublished = true
-
-    // Requests.
-    private let condition = NSCondition()
-    private var stopRequested = false
-    private var finished = false
-    private var syncRequested = 0
-    private var syncDone = 0
+    private let lock = NSLock()
     private var lostTotal = 0
-    private var folded = 0
-    private var threadCPU: UInt64 = 0
 
     /// Starts following `source`: the subscription is opened before this returns, the metrics
     /// thread follows it from then on.
@@ -48,16 +39,21 @@ public final class OperationMetrics: @unchecked Sendable {
         self.factory = factory
         self.configuration = configuration
         model = DashboardModel()
-        subscription = source.subscribe(SubscriptionRequest(consumer: "metrics", bufferCapacity: max(1, configuration.bufferCapacity)))
+        follower = SubscriptionFollower(source: source, consumer: "metrics", configuration: configuration.reading)
         var stuck: [StuckCause: Gauge] = [:]
         for cause in StuckCause.allCases {
             stuck[cause] = Gauge(label: OpScopeMetric.stuckOperations.name, dimensions: [("cause", cause.rawValue)], factory: factory)
         }
         self.stuck = stuck
         lostCounter = Counter(label: OpScopeMetric.eventsLost.name, dimensions: [], factory: factory)
-        let thread = Thread { [self] in run() }
-        thread.name = "opscope.metrics"
-        thread.start()
+        follower.start(name: "opscope.metrics", fold: { [self] batch in
+            fold(batch)
+            if source.now() &- lastPublish >= UInt64(configuration.publishInterval * 1e9) { publish() }
+        }, quiet: { [self] syncing in
+            // A scrape reads the present (durations, time-based stuck causes); otherwise only
+            // what changed is published.
+            if unpublished || syncing { publish() }
+        })
     }
 
     deinit {
@@ -65,92 +61,34 @@ public final class OperationMetrics: @unchecked Sendable {
     }
 
     /// Events the metrics' subscription lost so far.
-    public var eventsLost: Int { condition.withLock { lostTotal } }
+    public var eventsLost: Int { lock.withLock { lostTotal } }
 
     /// Events folded so far.
-    public var eventsFolded: Int { condition.withLock { folded } }
+    public var eventsFolded: Int { follower.eventsFolded }
 
     /// CPU time the metrics thread has used so far (nanoseconds): with `eventsFolded`, the
     /// metrics' own cost per event (`opscope-bench bridge --metrics` prints it).
-    public var cpuNanoseconds: UInt64 { condition.withLock { threadCPU } }
+    public var cpuNanoseconds: UInt64 { follower.cpuNanoseconds }
 
     /// Returns once everything the subscription held when this was called is folded and the
     /// metrics show it (a scrape calls this first, so that it reads the present).
     public func sync() {
-        condition.lock()
-        syncRequested += 1
-        let ticket = syncRequested
-        condition.broadcast()
-        while syncDone < ticket, !finished { condition.wait() }
-        condition.unlock()
+        follower.sync()
     }
 
     /// Stops following the source and waits for the metrics thread to end; the metrics keep
     /// their last values. Safe to call more than once.
     public func stop() {
-        condition.lock()
-        stopRequested = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-        condition.unlock()
+        follower.stop()
     }
 
     // MARK: The metrics thread
-
-    private func run() {
-        var idle = 0
-        while true {
-            condition.lock()
-            let stopping = stopRequested
-            let ticket = syncRequested
-            condition.unlock()
-            if stopping { break }
-            let batch = subscription.next(limit: 16_384)
-            if batch.start != nil || !batch.events.isEmpty || batch.droppedTotal > droppedTotalSeen {
-                idle = 0
-                fold(batch)
-                if source.now() &- lastPublish >= UInt64(configuration.publishInterval * 1e9) { publish() }
-                account(events: batch.events.count)
-                continue
-            }
-            if unpublished || syncDone < ticket {
-                publish()
-                account(events: 0)
-            }
-            condition.lock()
-            if syncDone < ticket { syncDone = ticket }
-            condition.broadcast()
-            if !stopRequested, syncRequested == syncDone {
-                // Back off while nothing happens: a quiet program costs the metrics little.
-                idle = min(idle + 1, 10)
-                _ = condition.wait(until: Date(timeIntervalSinceNow: configuration.idleWait * Double(idle) / 10))
-            }
-            condition.unlock()
-        }
-        subscription.close()
-        condition.withLock {
-            finished = true
-            condition.broadcast()
-        }
-    }
-
-    /// Counts what the thread did, for `eventsFolded` and `cpuNanoseconds`.
-    private func account(events: Int) {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        let cpu = UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-        condition.withLock {
-            folded += events
-            threadCPU = cpu
-        }
-    }
 
     /// Applies a batch to the model and observes the waits and runs of the starts and finishes
     /// in it (read from the model after the batch: both times of an operation that started and
     /// finished within it are there).
     private func fold(_ batch: EventBatch) {
-        droppedTotalSeen = max(droppedTotalSeen, batch.droppedTotal)
-        if model.apply(batch) { subscription.resynchronize() }
+        if model.apply(batch) { follower.subscription.resynchronize() }
         unpublished = true
         for event in batch.events {
             guard let rule = event.change.orderingRule, let id = event.change.operation else { continue }
@@ -209,6 +147,6 @@ public final class OperationMetrics: @unchecked Sendable {
             lostCounter.increment(by: lost - lostCounted)
             lostCounted = lost
         }
-        condition.withLock { lostTotal = lost }
+        lock.withLock { lostTotal = lost }
     }
 }

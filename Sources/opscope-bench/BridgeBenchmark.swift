@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import OpScopeOTLP
 import OpScopeTelemetry
+import ReliabilityRuns
 @_spi(Benchmark) import OperationBridge
 import OperationEvents
 
@@ -67,6 +69,8 @@ struct BridgeBenchmark {
     var historyRetention: Int?
     /// Whether the observed modes run with the Prometheus metrics following their monitor.
     var metrics = false
+    /// A collector the observed modes send spans and metrics to (OTLPExporter), if any.
+    var otlp: String?
 
     private var modes: [Mode] {
         guard !only.isEmpty else { return Mode.allCases }
@@ -95,6 +99,11 @@ struct BridgeBenchmark {
         /// With `metrics`: the metrics threads' CPU and the events they folded, over every run.
         var metricsCPUNanoseconds: UInt64 = 0
         var metricsEvents = 0
+        /// With `otlp`: the trace exporter's thread CPU and the events it folded.
+        var tracesCPUNanoseconds: UInt64 = 0
+        var tracesEvents = 0
+        /// The process's peak resident memory after the runs (kB; VmHWM).
+        var peakResidentKilobytes = 0
     }
 
     func run(maxConcurrent: Int) -> Result {
@@ -112,11 +121,14 @@ struct BridgeBenchmark {
                 result.ringDropped += run.ringDropped
                 result.metricsCPUNanoseconds += run.metricsCPUNanoseconds
                 result.metricsEvents += run.metricsEvents
+                result.tracesCPUNanoseconds += run.tracesCPUNanoseconds
+                result.tracesEvents += run.tracesEvents
                 result.held += run.ordering.held
                 result.inferred += run.ordering.inferredFinishes
                 result.throughput[mode, default: []].append(run.rate)
                 result.cpuPerOperation[mode, default: []].append(cpu / Double(operations) * 1e6)
             }
+            result.peakResidentKilobytes = peakResidentKilobytes()
             for mode in modes {
                 if let baseline = mode.baseline, let rate = round[mode], let base = round[baseline] {
                     result.ratios[mode, default: []].append(rate / base)
@@ -138,6 +150,8 @@ struct BridgeBenchmark {
         var ordering: CausalSequencer.Statistics
         var metricsCPUNanoseconds: UInt64 = 0
         var metricsEvents = 0
+        var tracesCPUNanoseconds: UInt64 = 0
+        var tracesEvents = 0
     }
 
     /// One run: operations per second from the first add to the last finish.
@@ -178,6 +192,11 @@ struct BridgeBenchmark {
         // have nothing for them to follow).
         let metrics = self.metrics && mode.baseline != nil
             ? OperationMetrics(source: monitor, factory: PrometheusExposition().factory) : nil
+        var otlpConfiguration = OTLPConfiguration()
+        otlpConfiguration.endpoint = otlp
+        otlpConfiguration.metrics = false
+        let exporter = otlp != nil && mode.baseline != nil
+            ? try? OTLPExporter(source: monitor, program: "opscope-bench", configuration: otlpConfiguration) : nil
         let start = monitor.now()
         switch mode {
         case .plainInstrumented, .instrumented:
@@ -199,6 +218,9 @@ struct BridgeBenchmark {
         consumer.stop()
         metrics?.sync()
         metrics?.stop()
+        exporter?.sync()
+        let traceCost = exporter?.traceCost ?? (cpuNanoseconds: 0, events: 0)
+        exporter?.stop()
         let verbose = ProcessInfo.processInfo.environment["OPSCOPE_BENCH_VERBOSE"] != nil
         if verbose, [.sampled, .foreign, .reported, .queueBlock].contains(mode) {
             let cost = monitor.samplerCost
@@ -219,7 +241,8 @@ struct BridgeBenchmark {
         }
         return Run(rate: Double(operations) / elapsed, lost: consumer.lost, ringDropped: monitor.droppedEvents,
                    assists: monitor.hubStatistics.assists, ordering: monitor.orderingStatistics,
-                   metricsCPUNanoseconds: metrics?.cpuNanoseconds ?? 0, metricsEvents: metrics?.eventsFolded ?? 0)
+                   metricsCPUNanoseconds: metrics?.cpuNanoseconds ?? 0, metricsEvents: metrics?.eventsFolded ?? 0,
+                   tracesCPUNanoseconds: traceCost.cpuNanoseconds, tracesEvents: traceCost.events)
     }
 }
 

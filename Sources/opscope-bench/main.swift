@@ -1,4 +1,5 @@
 import ArgumentParser
+import OpScopeOTLP
 import ReliabilityRuns
 import Foundation
 
@@ -53,11 +54,15 @@ struct BridgeCommand: ParsableCommand {
     @Flag(help: "Run the observed modes with OpScope's Prometheus metrics following the monitor (OpScopeTelemetry), and print their CPU per event.")
     var metrics = false
 
+    @Option(help: "Run the observed modes sending spans to the OTLP/HTTP collector at this URL (a build with --traits OTLP), and print the trace exporter's CPU per event.")
+    var otlp: String?
+
     func validate() throws {
         guard runSizes.operations > 0, runSizes.workOperations > 0, shuffled.rounds > 0, work >= 0 else {
             throw ValidationError("counts must be positive")
         }
         if let historyRetention, historyRetention < 0 { throw ValidationError("--history-retention must be 0 or more") }
+        if otlp != nil, !OTLPExporter.isBuilt { throw ValidationError("--otlp: \(OTLPError.notBuilt)") }
         guard !(trivialOnly && workOnly) else { throw ValidationError("--trivial-only and --work-only exclude each other") }
         if let maxConcurrent, maxConcurrent != -1, maxConcurrent != 1 {
             throw ValidationError("--max-concurrent must be -1 (the default concurrency) or 1, not \(maxConcurrent)")
@@ -82,7 +87,7 @@ struct BridgeCommand: ParsableCommand {
             for maxConcurrent in maxConcurrent.map({ [$0] }) ?? [-1, 1] {
                 let benchmark = BridgeBenchmark(
                     operations: count, workMicroseconds: workMicros, rounds: shuffled.rounds, seed: shuffled.seed, only: mode, solo: solo,
-                    producersAssist: !noProducerAssist, historyRetention: historyRetention, metrics: metrics)
+                    producersAssist: !noProducerAssist, historyRetention: historyRetention, metrics: metrics, otlp: otlp)
                 let result = benchmark.run(maxConcurrent: maxConcurrent)
                 let limit = maxConcurrent == -1 ? "default concurrency" : "max 1"
                 print("\n\(count) \(title), \(limit) (events lost: \(result.dropped), of them dropped by the ring: \(result.ringDropped); "
@@ -91,6 +96,13 @@ struct BridgeCommand: ParsableCommand {
                 if metrics, result.metricsEvents > 0 {
                     print(String(format: "metrics thread: %.0f ns of CPU per event (%d events folded)",
                                  Double(result.metricsCPUNanoseconds) / Double(result.metricsEvents), result.metricsEvents))
+                }
+                if otlp != nil, result.tracesEvents > 0 {
+                    print(String(format: "trace exporter thread: %.0f ns of CPU per event (%d events folded; swift-otel's own threads not counted)",
+                                 Double(result.tracesCPUNanoseconds) / Double(result.tracesEvents), result.tracesEvents))
+                }
+                if metrics || otlp != nil {
+                    print("peak resident memory of the process: \(result.peakResidentKilobytes / 1024) MiB")
                 }
                 print(pad("mode", 42) + pad("ops/s", 9) + pad("cpu us/op", 11) + pad("ratio (min..max)", 22) + "target")
                 for mode in BridgeBenchmark.Mode.allCases where result.throughput[mode] != nil {

@@ -11,9 +11,10 @@ enum CommandLineArguments {
     static let numericOptions: Set<String> = ["--at", "--after", "--for", "--speed", "--seed", "--fps", "--attach"]
 
     /// `--at -1` as `--at=-1`, so that the option's range check explains it (see
-    /// `NegativeNumberArguments`). Nothing after `--` is touched.
+    /// `NegativeNumberArguments`), and a bare `--otlp` as `--otlp=default` (`OptionalValueArguments`).
+    /// Nothing after `--` is touched.
     static func joiningNegativeValues(_ arguments: [String]) -> [String] {
-        NegativeNumberArguments.joined(arguments, options: numericOptions)
+        OptionalValueArguments.filled(NegativeNumberArguments.joined(arguments, options: numericOptions))
     }
 
     /// For `opscope help TOPIC…` naming a subcommand that does not exist, the one-line error

@@ -12,6 +12,10 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case json
     /// Trace-event JSON for ui.perfetto.dev and chrome://tracing: a whole recording.
     case perfetto
+    /// A recording's spans sent to an OpenTelemetry collector (OTLP/HTTP).
+    case otlp
+    /// A recording's spans as an OTLP JSON file.
+    case otlpJSON = "otlp-json"
     /// The dependency graph as Graphviz DOT.
     case dot
     /// The dependency graph as a Mermaid flowchart.
@@ -26,19 +30,27 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// Refuses a format the command does not write, naming those it does and where the other is.
     func check(in formats: [OutputFormat], command: String) throws {
         guard !formats.contains(self) else { return }
-        let elsewhere = self == .perfetto ? "; a trace is exported from a recording: opscope export FILE --format perfetto"
+        let elsewhere = self.isTrace ? "; a trace is exported from a recording: opscope export FILE --format \(rawValue)"
             : self == .text ? "; the text report: opscope report FILE" : ""
         throw ValidationError("\(command) writes \(Self.list(formats)), not \(rawValue)\(elsewhere)")
     }
 
-    /// The report or graph of `model` in this format (a whole trace is not: nil for perfetto).
+    /// A whole recording's trace (written by `opscope export`, not rendered from one model).
+    var isTrace: Bool {
+        switch self {
+        case .perfetto, .otlp, .otlpJSON: true
+        case .text, .json, .dot, .mermaid: false
+        }
+    }
+
+    /// The report or graph of `model` in this format (a whole trace is not: nil for traces).
     func render(_ report: @autoclosure () -> OpScopeReport, of model: DashboardModel?) throws -> String? {
         switch self {
         case .text: return ReportText.render(report(), forCommand: true) + "\n"
         case .json: return try Self.json(report()) + "\n"
         case .dot: return model.map { GraphExport.dot($0) }
         case .mermaid: return model.map { GraphExport.mermaid($0) }
-        case .perfetto: return nil
+        case .perfetto, .otlp, .otlpJSON: return nil
         }
     }
 

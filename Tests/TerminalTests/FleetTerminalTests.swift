@@ -110,10 +110,10 @@ enum Fleet {
         return process
     }
 
-    /// Polls `condition` until it gives a value, for at most a minute (a busy machine starts ten
-    /// debug programs slowly); fails naming `what`.
-    static func await<T>(_ what: String, _ condition: () throws -> T?) throws -> T {
-        let deadline = Date().addingTimeInterval(60)
+    /// Polls `condition` until it gives a value, for at most `timeout` seconds (a minute: a busy
+    /// machine starts ten debug programs slowly); fails naming `what`.
+    static func await<T>(_ what: String, timeout: Double = 60, _ condition: () throws -> T?) throws -> T {
+        let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let value = try condition() { return value }
             usleep(100_000)
