@@ -1,7 +1,8 @@
 /// How the metrics follow a source.
 public struct MetricsConfiguration: Sendable, Equatable {
     /// How the metrics thread reads its subscription: what it may fall behind by before it loses
-    /// events (counted in `opscope_telemetry_events_lost_total`), how long it waits.
+    /// events (counted in `opscope_telemetry_events_lost_total`), how long it waits, and its
+    /// nice value (19 by default: it yields the CPU to the program's work).
     public var reading = FollowerConfiguration()
     /// How often the gauges are brought up to date while events come (seconds); a scrape brings
     /// them up to date at once.

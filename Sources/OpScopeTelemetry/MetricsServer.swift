@@ -1,3 +1,4 @@
+import Foundation
 import OperationEvents
 
 /// A source's metrics served for Prometheus: `OperationMetrics` writing into a
@@ -25,8 +26,9 @@ public final class MetricsServer: Sendable {
         let metrics = OperationMetrics(source: source, factory: exposition.factory, configuration: configuration)
         do {
             endpoint = try MetricsEndpoint(address: address) {
-                // Each scrape reads the present: what the subscription holds is folded first.
-                metrics.sync()
+                // Each scrape reads the present: what the subscription holds is folded first,
+                // waiting two seconds at most (Prometheus's scrape timeout is ten by default).
+                metrics.sync(deadline: Date(timeIntervalSinceNow: 2))
                 return exposition.exposition()
             }
         } catch {

@@ -9,7 +9,8 @@ import OperationEvents
 ///
 /// One more consumer of the source: a subscription of its own (`metrics`), read on a thread of
 /// its own (a `SubscriptionFollower`) that folds the events into a `DashboardModel` and writes the metrics through
-/// `factory`. The program is never held up: the subscription is bounded, and what the metrics
+/// `factory`. The program is never held up: the thread runs at nice 19 (it takes the CPU the
+/// program's work leaves, `FollowerConfiguration.niceness`), the subscription is bounded, and what the metrics
 /// could not keep up with is lost and counted (the gauges and counters are rebuilt from the
 /// keyframe that follows; the histograms miss the starts and finishes in between). The factory
 /// is called on the metrics thread only, never with a lock held, so a backend of the program's
@@ -74,6 +75,14 @@ public final class OperationMetrics: @unchecked Sendable {
     /// metrics show it (a scrape calls this first, so that it reads the present).
     public func sync() {
         follower.sync()
+    }
+
+    /// `sync()` that waits until `deadline` at most; returns false if the metrics had not caught
+    /// up by then (they show an earlier moment). A scrape waits so, not to miss its own timeout
+    /// while the program keeps every core busy (the metrics thread yields to it).
+    @discardableResult
+    public func sync(deadline: Date) -> Bool {
+        follower.sync(deadline: deadline)
     }
 
     /// Stops following the source and waits for the metrics thread to end; the metrics keep

@@ -13,6 +13,12 @@ public struct FollowerConfiguration: Sendable, Equatable {
     /// (seconds): reading in batches keeps the cost per event low (one read and one model pass
     /// per event was most of it); a `sync()` does not wait for it.
     public var readInterval = 0.05
+    /// The thread's nice value (Linux: per thread; 0 to 19). At 19 the consumer yields the CPU
+    /// to the program: while every core is busy with the program's work it runs little and
+    /// falls behind (within `bufferCapacity`, then losing events, counted), and it catches up
+    /// when a core is free. Its CPU per event is the same; only when it is paid changes. 0 runs
+    /// it beside the program's threads as an equal.
+    public var niceness: Int32 = 19
 
     /// The defaults.
     public init() {}
@@ -63,13 +69,23 @@ package final class SubscriptionFollower: @unchecked Sendable {
 
     /// Returns once everything the subscription held when this was called is folded and `quiet`
     /// has run after it.
-    package func sync() {
+    /// With a `deadline`, returns by then at the latest (false if the thread had not caught up):
+    /// a scrape must answer even while a busy program leaves a yielding consumer little CPU.
+    @discardableResult
+    package func sync(deadline: Date? = nil) -> Bool {
         condition.lock()
+        defer { condition.unlock() }
         syncRequested += 1
         let ticket = syncRequested
         condition.broadcast()
-        while syncDone < ticket, !finished, started { condition.wait() }
-        condition.unlock()
+        while syncDone < ticket, !finished, started {
+            if let deadline {
+                if !condition.wait(until: deadline) { return syncDone >= ticket || finished }
+            } else {
+                condition.wait()
+            }
+        }
+        return true
     }
 
     /// Stops reading and waits for the thread to end (after a last `quiet`); safe to call more
@@ -84,6 +100,11 @@ package final class SubscriptionFollower: @unchecked Sendable {
     }
 
     private func run(fold: (EventBatch) -> Void, quiet: (_ syncing: Bool) -> Void) {
+        // On Linux the nice value is the thread's (`who` 0 is the calling thread): the program's
+        // threads keep their own priority.
+        if configuration.niceness != 0 {
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, configuration.niceness)
+        }
         var idle = 0
         var droppedSeen = 0
         while true {
