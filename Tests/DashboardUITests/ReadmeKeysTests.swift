@@ -2,37 +2,38 @@ import DashboardUI
 import Foundation
 import Testing
 
-/// README's "Keys" table is the key table itself (`KeyBindings.markdownTable()`), and its "Views"
-/// table the list of views (`ScreenViews.markdownTable()`), word for word; `OPSCOPE_RECORD=1`
-/// rewrites them after the tables changed.
-@Suite("README's keys are the dashboard's keys")
+/// The "Keys" table of docs/keys-and-views.md (the guide README links for every key) is the key
+/// table itself (`KeyBindings.markdownTable()`), and its "Views" table the list of views
+/// (`ScreenViews.markdownTable()`), word for word; `OPSCOPE_RECORD=1` rewrites them after the
+/// tables changed.
+@Suite("The documented keys are the dashboard's keys")
 struct ReadmeKeysTests {
-    @Test("the Keys section of README.md is generated from KeyBindings")
+    @Test("the Keys section of docs/keys-and-views.md is generated from KeyBindings")
     func readmeMatches() throws {
         try expectGenerated(KeyBindings.markdownTable(), named: "keys", from: "KeyBindings")
     }
 
-    @Test("the Views table of README.md is generated from the list of views")
+    @Test("the Views table of docs/keys-and-views.md is generated from the list of views")
     func readmeViewsMatch() throws {
         try expectGenerated(ScreenViews.markdownTable(), named: "views", from: "ScreenViews")
     }
 
-    /// README's section between `<!-- NAME: generated from SOURCE; … -->` and `<!-- end of NAME -->`
+    /// The guide's section between `<!-- NAME: generated from SOURCE; … -->` and `<!-- end of NAME -->`
     /// is `wanted`, word for word (rewritten instead with `OPSCOPE_RECORD=1`).
     private func expectGenerated(_ wanted: String, named name: String, from source: String) throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/keys-and-views.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
         let begin = "<!-- \(name): generated from \(source); OPSCOPE_RECORD=1 swift test --filter ReadmeKeysTests rewrites it -->\n"
         let end = "\n<!-- end of \(name) -->"
-        let start = try #require(text.range(of: begin), "README.md has no generated \(name) section")
+        let start = try #require(text.range(of: begin), "docs/keys-and-views.md has no generated \(name) section")
         let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex))
         let current = String(text[start.upperBound..<stop.lowerBound])
         if ProcessInfo.processInfo.environment["OPSCOPE_RECORD"] != nil, current != wanted {
-            try (text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: wanted)).write(to: readme, atomically: true, encoding: .utf8)
+            try (text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: wanted)).write(to: guide, atomically: true, encoding: .utf8)
             return
         }
-        #expect(current == wanted, "README.md's \(name) differ from \(source): run with OPSCOPE_RECORD=1 to regenerate")
+        #expect(current == wanted, "docs/keys-and-views.md's \(name) differ from \(source): run with OPSCOPE_RECORD=1 to regenerate")
     }
 
     @Test("every key appears once in the table, and every bar entry names a bound action")

@@ -67,10 +67,10 @@ struct MermaidExportTests {
         #expect(MermaidChecker.check("flowchart LR\n  n1[\"a #quot;b#quot; #35;1<br>c\"]").labels["n1"] == "a \"b\" #1\nc")
     }
 
-    @Test("README's exported example is valid Mermaid: the stuck demo's queues, roots and cycle")
+    @Test("docs/graph.md's exported example is valid Mermaid: the stuck demo's queues, roots and cycle")
     func readmeExample() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/graph.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
         let start = try #require(text.range(of: "```mermaid\n"))
         let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
         let result = MermaidChecker.check(String(text[start.upperBound..<end.lowerBound]))

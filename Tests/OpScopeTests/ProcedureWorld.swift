@@ -2,8 +2,8 @@ import Foundation
 import OpScope
 import WorkflowFixture
 
-/// Reports a `ProcedureQueue`'s adds and suspension to OpScope: the wiring README shows for a
-/// framework's queue class, through the delegate the framework already has.
+/// Reports a `ProcedureQueue`'s adds and suspension to OpScope: the wiring docs/embedding.md shows
+/// for a framework's queue class, through the delegate the framework already has.
 final class OpScopeQueueDelegate: ProcedureQueueDelegate {
     let monitor: OperationMonitor
     init(monitor: OperationMonitor) { self.monitor = monitor }

@@ -7,7 +7,7 @@ import Testing
 /// names shown, and a verdict that names the work a suspended queue holds.
 @Suite("Report text: what ReportText.render prints")
 struct ReportTextTests {
-    /// A report decoded from the JSON of README's schema: the queues and operations given, with
+    /// A report decoded from the JSON of the schema in docs/report.md: the queues and operations given, with
     /// the diagnoses, warnings and cycles given.
     private func report(queues: [String], operations: [String], cycles: String = "[]", diagnoses: String = "[]",
                         warnings: String = "[]") throws -> OpScopeReport {

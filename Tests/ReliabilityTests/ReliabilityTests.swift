@@ -50,7 +50,7 @@ struct ReliabilityTests {
     @Test("the cancel command on operations still waiting for a dependency: no crash, everything released")
     func cancelWaitingOperations() async throws {
         // Plain Foundation on Linux crashes here when the cancelled dependent is released before
-        // its dependency finishes (see README); the bridge detaches the dependency first.
+        // its dependency finishes (see docs/foundation-on-linux.md); the bridge detaches the dependency first.
         let monitor = OperationMonitor()
         let slow = ObservedOperationQueue(monitor: monitor, name: "slow", maxConcurrentOperationCount: 1)
         let other = ObservedOperationQueue(monitor: monitor, name: "other")

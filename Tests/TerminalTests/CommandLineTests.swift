@@ -6,7 +6,7 @@ import Glibc
 
 /// The command line as a new user meets it, with the real program and no terminal: argument
 /// errors are one line that ends with where the help is, negative numbers get their option's
-/// range message, options that do not apply are refused, and README's examples run as written.
+/// range message, options that do not apply are refused, and the guides' examples run as written.
 @Suite("Terminal: the command line", .serialized, .timeLimit(.minutes(3)))
 struct CommandLineTests {
     let directory: String = {
@@ -47,9 +47,9 @@ struct CommandLineTests {
         #expect(result.output.split(separator: "\n").count == 1, "\(command): one line: \(result.output)", sourceLocation: sourceLocation)
     }
 
-    /// The repository's README.md.
-    private static func readme() throws -> String {
-        try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+    /// A document of the repository, by its path from the root (`docs/embedding.md`).
+    private static func document(_ path: String) throws -> String {
+        try String(contentsOfFile: root + "/" + path, encoding: .utf8)
     }
 
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -57,15 +57,15 @@ struct CommandLineTests {
 
     /// The first fenced block of `language` after `heading` in `text`, without its fences.
     private static func codeBlock(_ language: String, after heading: String, in text: String) throws -> [String] {
-        let section = try #require(text.range(of: heading), "README has no \(heading)")
+        let section = try #require(text.range(of: heading), "the document has no \(heading)")
         let start = try #require(text.range(of: "```\(language)\n", range: section.upperBound..<text.endIndex))
         let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
         return text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    @Test("README's record-and-replay example runs as written (without a terminal: record, report, export)")
+    @Test("docs/record-and-replay.md's example runs as written (without a terminal: record, report, export)")
     func readmeRecordExample() throws {
-        let lines = try Self.codeBlock("sh", after: "## Record and replay", in: Self.readme())
+        let lines = try Self.codeBlock("sh", after: "# Record and replay", in: Self.document("docs/record-and-replay.md"))
         var ran = 0
         for line in lines {
             let command = line.split(separator: "#", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
@@ -82,9 +82,9 @@ struct CommandLineTests {
         #expect(ran >= 4, "the example's record, report and export lines: \(lines)")
     }
 
-    @Test("README's embedding example is Demos/Embedding/main.swift, line for line (which a test builds and runs)")
+    @Test("docs/embedding.md's example is Demos/Embedding/main.swift, line for line (which a test builds and runs)")
     func embeddingExample() throws {
-        let snippet = try Self.codeBlock("swift", after: "## Embedding in your program", in: Self.readme())
+        let snippet = try Self.codeBlock("swift", after: "## Run the dashboard in your program", in: Self.document("docs/embedding.md"))
         let source = try String(contentsOfFile: Self.root + "/Demos/Embedding/main.swift", encoding: .utf8)
         var program = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).drop { $0.hasPrefix("//") }
         while program.last == "" { program.removeLast() }

@@ -164,7 +164,7 @@ struct TerminalTests {
 }
 
 /// The programs a newcomer runs first: every demo, the demos' own executables, the embedding
-/// example from README.
+/// example from docs/embedding.md.
 @Suite("Terminal: demos and the embedding example", .serialized, .timeLimit(.minutes(3)))
 struct DemoProgramTests {
     private func binary(_ name: String) -> String {
@@ -222,7 +222,7 @@ struct DemoProgramTests {
         #expect(after.contains("EXIT=0"))
     }
 
-    @Test("the README's embedding example: JSON without a terminal, the dashboard with one")
+    @Test("the embedding example of docs/embedding.md: JSON without a terminal, the dashboard with one")
     func embedding() throws {
         let output = Tmux.run(["sh", "-c", "\(binary("embedding-example")) | cat"]).output
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
