@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the public symbol graphs of library modules from the debug build that is already there.
 
-    python3 scripts/symbol-graphs.py OUTPUT_DIR MODULE...
+    python3 scripts/symbol-graphs.py [--no-extension-blocks] OUTPUT_DIR MODULE...
 
 `swift package generate-documentation` and `swift package dump-symbol-graph` get symbol graphs
 too, but each asks SwiftPM to plan and check a build per module (about 13 s each here, and with
@@ -11,7 +11,9 @@ module maps that build used (read from its manifest, `.build/debug.yaml`): a sec
 module. Run `swift build` (or `swift build --build-tests`) first.
 
 The graphs are written as `swift-symbolgraph-extract` writes them: `MODULE.symbols.json`, plus
-`MODULE@OTHER.symbols.json` for extensions of another module's types. Used by
+`MODULE@OTHER.symbols.json` for extensions of another module's types. Extensions are symbols of
+their own, as DocC wants them, unless `--no-extension-blocks` (then a conformance declared in an
+extension is the extended type's, as an API listing wants it). Used by
 scripts/build-docs.sh (DocC) and scripts/check-api.py (the API baseline).
 """
 import json
@@ -68,9 +70,14 @@ def extractor():
 
 
 def main():
-    if len(sys.argv) < 3:
+    arguments = sys.argv[1:]
+    blocks = ["-emit-extension-block-symbols"]
+    if arguments and arguments[0] == "--no-extension-blocks":
+        blocks = []
+        arguments = arguments[1:]
+    if len(arguments) < 2:
         sys.exit(__doc__)
-    output, modules = sys.argv[1], sys.argv[2:]
+    output, modules = arguments[0], arguments[1:]
     os.makedirs(output, exist_ok=True)
     tool = extractor()
     for module in modules:
@@ -78,7 +85,7 @@ def main():
         # The extractor reads the compiled .swiftmodule: its API already reflects the build's
         # conditions (`-D`), so only the search paths are passed on.
         command = [tool, "-module-name", module, *extractor_arguments(args), "-minimum-access-level", "public",
-                   "-emit-extension-block-symbols", "-output-dir", output]
+                   *blocks, "-output-dir", output]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             sys.stderr.write(result.stdout + result.stderr)
