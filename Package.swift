@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "OperationEventsTests", dependencies: ["OperationEvents", "OpScopeTestSupport"]),
         // The one coding of the stream: JSON Lines with a versioned header (recordings, sockets).
         .target(name: "EventCoding", dependencies: ["OperationEvents"]),
-        .testTarget(name: "EventCodingTests", dependencies: ["EventCoding", "OperationEvents"]),
+        .testTarget(name: "EventCodingTests", dependencies: ["EventCoding", "OperationEvents", "OpScopeTestSupport"]),
         // The only code that touches Operation / OperationQueue state.
         .target(
             name: "OperationBridge",
