@@ -37,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target OpScope`: the DocC catalogs (CI builds
+        // them with warnings as errors). A plugin only: nothing of it is linked into a product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The event stream: ids, infos, events, commands, the stream state (keyframes), the causal
@@ -47,7 +50,7 @@ let package = Package(
         .testTarget(name: "OperationEventsTests", dependencies: ["OperationEvents", "OpScopeTestSupport"]),
         // The one coding of the stream: JSON Lines with a versioned header (recordings, sockets).
         .target(name: "EventCoding", dependencies: ["OperationEvents"]),
-        .testTarget(name: "EventCodingTests", dependencies: ["EventCoding", "OperationEvents"]),
+        .testTarget(name: "EventCodingTests", dependencies: ["EventCoding", "OperationEvents", "OpScopeTestSupport"]),
         // The only code that touches Operation / OperationQueue state.
         .target(
             name: "OperationBridge",

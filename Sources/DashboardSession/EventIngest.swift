@@ -5,7 +5,9 @@ import OperationEvents
 ///
 /// The subscription's first batch brings the past (where to start from), then live events
 /// follow. A batch that starts afresh (the consumer fell behind, or asked after a gap) replaces
-/// the model's state before its events are applied.
+/// the model's state before its events are applied. When the model reports lost events, the
+/// ingest resynchronises its subscription (the next batch starts with a keyframe): what every
+/// live consumer does, rather than reading a snapshot of its own.
 public struct EventIngest: Sendable {
     /// The model of the observed program, as far as events have arrived.
     public private(set) var model: DashboardModel

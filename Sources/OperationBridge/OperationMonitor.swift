@@ -92,8 +92,9 @@ public final class OperationMonitor: @unchecked Sendable {
     public var catalog: WorkCatalog { core.catalog }
 
     /// Takes up to `limit` events from the monitor's own subscription (opened by the first call,
-    /// so its first batch starts with a keyframe of the history), for tests and tools that read
-    /// the stream directly. Consumers subscribe instead (`subscribe(_:)`).
+    /// so its first batch starts with a keyframe of the history), for the package's own tests and
+    /// benchmarks that read the stream directly. Consumers subscribe instead (`subscribe(_:)`);
+    /// code outside the package reaches the deprecated public form below.
     package func drainEvents(limit: Int = .max) -> EventBatch {
         drainLock.lock()
         let subscription = drain ?? HubSubscription(core: core, consumer: "drain", capacity: nil)
@@ -126,8 +127,11 @@ public final class OperationMonitor: @unchecked Sendable {
 
     /// Reads the live state of every queue and unfinished operation.
     ///
-    /// Walks each queue's `operations` once (Foundation's O(n) walk under its lock): meant for
-    /// re-synchronising after dropped events, not for every frame.
+    /// Walks each queue's `operations` once (Foundation's O(n) walk under its lock): the monitor
+    /// repairs its stream with it after its buffer dropped events, and a tool may read the
+    /// present with it; not for every frame. A consumer that lost events does not call it: it
+    /// resynchronises its subscription (`EventSubscription.resynchronize()`), whose next batch
+    /// starts with a keyframe.
     public func snapshot() -> MonitorSnapshot { LiveStateReader(core: core).snapshot() }
 
     /// Carries out a command. A refused command returns an error that names the problem and has
@@ -187,4 +191,21 @@ public final class OperationMonitor: @unchecked Sendable {
     /// Polls everything that cannot be hooked, once. The sampler thread calls this every
     /// sampling interval; call it yourself for a deterministic reading (tests, headless reports).
     public func sampleNow() { SamplingPass(core: core).run() }
+}
+
+// MARK: Deprecated names
+
+extension OperationMonitor {
+    /// Takes up to `limit` events (all there are when nil) from the monitor's own subscription:
+    /// the first batch starts with a keyframe of the history, then events follow in causal order.
+    ///
+    /// Public until the monitor became an `EventSource` with a subscription per consumer, and
+    /// kept so that code written then still builds. A consumer of its own opens a subscription
+    /// (`subscribe(_:)`), reads it with `next(limit:)` and asks it to `resynchronize()` after a
+    /// gap; several readers of this method share one subscription and take events from each other.
+    @available(*, deprecated, message: "open a subscription of your own: subscribe(SubscriptionRequest(consumer:)), then next(limit:)")
+    @_disfavoredOverload
+    public func drainEvents(limit: Int? = nil) -> EventBatch {
+        drainEvents(limit: limit ?? .max)
+    }
 }

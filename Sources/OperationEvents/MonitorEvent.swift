@@ -20,6 +20,26 @@ public struct MonitorEvent: Codable, Sendable, Equatable {
         self.change = change
     }
 
+    /// Whether the change was seen as it happened, sampled, or inferred: the former name of
+    /// `origin`.
+    ///
+    /// Its type was called `EventSource` then, and is `EventOrigin` now (`.exact`, `.sampled`,
+    /// `.inferred` are the same cases): the name `EventSource` belongs to the protocol of the
+    /// things a dashboard reads events from (the monitor, a recording, a remote program).
+    @available(*, deprecated, renamed: "origin",
+               message: "the enum formerly named EventSource is EventOrigin; EventSource is now the protocol of event sources")
+    public var source: EventOrigin {
+        get { origin }
+        set { origin = newValue }
+    }
+
+    /// Creates an event: the former spelling of `init(sequence:time:origin:change:)`.
+    @available(*, deprecated, renamed: "init(sequence:time:origin:change:)",
+               message: "the enum formerly named EventSource is EventOrigin; EventSource is now the protocol of event sources")
+    public init(sequence: UInt64 = 0, time: UInt64, source: EventOrigin, change: Change) {
+        self.init(sequence: sequence, time: time, origin: source, change: change)
+    }
+
     /// The kinds of change, each naming the key it reconstructs.
     public enum Change: Codable, Sendable, Equatable {
         /// A queue became observed or tracked.

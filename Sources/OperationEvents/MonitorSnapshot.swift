@@ -1,8 +1,10 @@
 /// The live state of every observed queue and unfinished operation, read at one moment.
 ///
-/// A consumer that lost events (see `EventBatch.droppedTotal`) rebuilds its state from a snapshot,
-/// then applies only the events whose `sequence` is at least `sequence`: earlier ones are already
-/// reflected here.
+/// A monitor reads one to repair its stream after its buffer dropped events (the corrections go
+/// to every subscription), and a batch may start with one (`StreamStart.snapshot`). A consumer
+/// that lost events does not read one: it resynchronises its subscription, whose next batch
+/// starts with a keyframe. Whoever applies a snapshot applies only the events whose `sequence`
+/// is at least `sequence` after it: earlier ones are already reflected here.
 public struct MonitorSnapshot: Codable, Sendable, Equatable {
     /// Events with a smaller sequence number happened before this snapshot was read.
     public var sequence: UInt64

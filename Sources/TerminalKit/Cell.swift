@@ -1,7 +1,7 @@
 /// One character cell of the screen.
 public struct Cell: Sendable, Hashable {
     /// The character shown (a space when empty). A wide character (CJK, emoji) takes its cell
-    /// and the next, which holds ``continuation``.
+    /// and the next, which holds ``continuationCharacter``.
     public var character: Character
     /// How it looks.
     public var style: Style

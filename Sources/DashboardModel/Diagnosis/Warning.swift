@@ -30,7 +30,8 @@ public struct Warning: Codable, Sendable, Equatable {
         case dependencyNeverEnqueued
         /// A suspended queue holds operations waiting to start: none starts until it is resumed.
         case suspendedQueueWithWork
-        /// Events were dropped; the view was re-synchronised from a snapshot.
+        /// Events were dropped; the view started again from a keyframe (or took the monitor's
+        /// corrections from the live state).
         case droppedEvents
     }
 

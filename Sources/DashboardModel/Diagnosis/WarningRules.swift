@@ -20,7 +20,7 @@ struct WarningRules {
         }
         if model.droppedEvents > 0 {
             result.append(Warning(operation: nil, kind: .droppedEvents,
-                                  message: "\(model.droppedEvents) events were dropped (the consumer fell behind); the view was re-synchronised from a snapshot"))
+                                  message: "\(model.droppedEvents) events were dropped (the consumer fell behind); the view started again from a keyframe"))
         }
         result += suspendedQueueWarnings()
         // One pass without copying records; only the few that warn are looked at again.

@@ -101,8 +101,15 @@ public struct DashboardModel: Sendable {
         return lost
     }
 
-    /// Applies a batch and, when events were lost, re-synchronises from `snapshot()` at once: what
-    /// every consumer of a live monitor does. Returns true if it re-synchronised.
+    /// Applies a batch and, when events were lost, reconciles the state with `snapshot()` at once.
+    /// Returns true if it did.
+    ///
+    /// For a reader that has no subscription to ask again but can read the live state: batches
+    /// that arrive from elsewhere (taken from a shared stream, built by hand, read from a file
+    /// beside the program). A consumer of a live source does not use it: it applies batches with
+    /// `apply(_:)` and, when that returns true, resynchronises its subscription
+    /// (`EventSubscription.resynchronize()`), whose next batch starts with a keyframe; the source
+    /// reads the live state itself, once, for every consumer (as `EventIngest` does).
     @discardableResult
     public mutating func apply(_ batch: EventBatch, resyncFrom snapshot: () -> MonitorSnapshot) -> Bool {
         guard apply(batch) else { return false }
@@ -306,7 +313,8 @@ extension DashboardModel {
         structureVersion &+= 1
     }
 
-    /// Reconciles the state with a live snapshot after events were lost: the stream state takes
+    /// Reconciles the state with a live snapshot after events were lost (a batch that starts
+    /// with one, `apply(_:resyncFrom:)`): the stream state takes
     /// the corrections that make it agree (finished history is kept; unfinished operations the
     /// snapshot no longer lists finished while events were lost), and the derived facts follow
     /// them. Events with a sequence below the snapshot's are ignored from now on.

@@ -119,8 +119,8 @@ public struct OperationRecord: Sendable {
     @inlinable public var unsignalledFinish: Bool { flags.contains(.unsignalledFinish) }
     /// Disappeared without a finish being seen (sampled operations only).
     @inlinable public var vanished: Bool { flags.contains(.vanished) }
-    /// It was already in its queue when the stream first saw it (a consumer that re-synchronised
-    /// from a snapshot, a monitor that attached late): `addedAt` is when it was first seen, not
+    /// It was already in its queue when the stream first saw it (a state corrected from a live
+    /// snapshot after lost events, a monitor that attached late): `addedAt` is when it was first seen, not
     /// when it was added, so its wait time is unknown; a `readyAt` or `startedAt` equal to
     /// `addedAt` is when that was first seen, too. Its history starts with what was read then.
     @inlinable public var firstSeenLate: Bool { flags.contains(.firstSeenLate) }
