@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the documentation of the library modules an embedding program sees through
-# `import OpScope`, with DocC, warnings as errors: a broken ``Symbol`` link, a topic naming a
+# Builds the documentation of every library product (the modules an embedding program sees
+# through `import OpScope`, DashboardUI, and the telemetry products), with DocC, warnings as errors: a broken ``Symbol`` link, a topic naming a
 # symbol that is gone, a malformed catalog page fail the build.
 #
 #   bash scripts/build-docs.sh [OUTPUT_DIR]        # default: .build/docs
@@ -17,8 +17,8 @@ cd "$(dirname "$0")/.."
 
 output=${1:-.build/docs}
 # In dependency order: each module links to the modules before it.
-modules=(OperationEvents TerminalKit EventCoding OperationBridge DashboardModel GraphExport DashboardSession
-    OpScopeAgent OpScopeRecording OpScope)
+modules=(OperationEvents TerminalKit EventCoding OperationBridge DashboardModel GraphExport DashboardUI DashboardSession
+    OpScopeAgent OpScopeRecording OpScopeTelemetry OpScopeOTLP OpScope)
 
 docc=$(dirname "$(readlink -f "$(command -v swift)")")/docc
 [[ -x $docc ]] || docc=$(command -v docc)

@@ -12,8 +12,10 @@ always holds the whole API (and removing the new declaration later is noticed in
 Changing the API is a decision: run `--update` and commit the baselines with the change, saying
 why in the commit (and in CHANGELOG.md for a removal or a change).
 
-The modules are those an embedding program sees through `import OpScope` (the products it
-re-exports) and OpScope itself. Run `swift build` first: the symbol graphs come from that build
+The modules are every library product: those an embedding program sees through `import OpScope`
+(the products it re-exports), OpScope itself, DashboardUI, and the telemetry products
+(OpScopeTelemetry; OpScopeOTLP as the default build, without the OTLP trait, has it: the trait
+changes what its exporter does, not its declarations). Run `swift build` first: the symbol graphs come from that build
 (scripts/symbol-graphs.py).
 """
 import json
@@ -25,7 +27,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASELINES = os.path.join(ROOT, "api")
 MODULES = ["OpScope", "OperationBridge", "OperationEvents", "DashboardModel", "DashboardSession", "EventCoding",
-           "GraphExport", "OpScopeRecording", "OpScopeAgent", "TerminalKit"]
+           "GraphExport", "OpScopeRecording", "OpScopeAgent", "TerminalKit", "DashboardUI", "OpScopeTelemetry",
+           "OpScopeOTLP"]
 # Conformances every type has, which the compiler adds or stops stating from one version to
 # the next: not the package's decisions.
 IMPLICIT = {"Swift.Copyable", "Swift.Escapable", "Swift.SendableMetatype", "Swift.BitwiseCopyable"}

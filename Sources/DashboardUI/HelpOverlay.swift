@@ -7,7 +7,7 @@ import TerminalKit
 struct HelpOverlay {
     let theme: Theme
 
-    /// The filter syntax, as help and README give it.
+    /// The filter syntax, as help and docs/keys-and-views.md give it.
     static let filterLines = [
         "words must all match: free text looks in the name, type, queue, state and id",
         "key:value looks in one field: " + FilterQuery.keysHint,

@@ -31,7 +31,7 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
 }
 
 /// Every key, in one list. Dispatch looks keys up here, the help overlay lists these entries,
-/// the key bar shows the ones marked for it, and README's "Keys" section is generated from it:
+/// the key bar shows the ones marked for it, and the "Keys" section of docs/keys-and-views.md is generated from it:
 /// the four can never disagree.
 public enum KeyBindings {
     /// One entry: the keys, what they do, and their place in the key bar.
@@ -178,7 +178,7 @@ public enum KeyBindings {
         return replayBar.map { entry in entry.key == "p" && replay.playing ? (entry.key, "Pause") : entry }
     }
 
-    /// The key list as a Markdown table (README's "Keys" section is this text).
+    /// The key list as a Markdown table (docs/keys-and-views.md's "Keys" section is this text).
     public static func markdownTable() -> String {
         var lines = ["| key | does |", "|---|---|"]
         for binding in all {

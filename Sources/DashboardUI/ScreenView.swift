@@ -6,7 +6,7 @@ import TerminalKit
 /// answers the keys that mean something different in each view (↑ ↓, Enter, a click on a row).
 ///
 /// A view is one type adopting this protocol plus its case in `ViewState.Screen`: the digit
-/// keys, the key bar's `1-N`, the help's list of views and README's view table all come from
+/// keys, the key bar's `1-N`, the help's list of views and docs/keys-and-views.md's view table all come from
 /// that list.
 protocol ScreenView: Sendable {
     /// Which view this is and what it is called.
@@ -54,7 +54,7 @@ extension ScreenView {
 }
 
 /// What a view is called, where: its frame and help, the list of views a list view's frame
-/// gives, the key table, README's view table.
+/// gives, the key table, the view table of docs/keys-and-views.md.
 struct ScreenText: Sendable {
     /// Which view this is (its digit).
     let screen: ViewState.Screen
@@ -64,7 +64,7 @@ struct ScreenText: Sendable {
     let shortName: String
     /// What the digit key does, for the key table and help.
     let keyHelp: String
-    /// What the view shows, for README's view table.
+    /// What the view shows, for the view table of docs/keys-and-views.md.
     let summary: String
 
     init(_ screen: ViewState.Screen, title: String, shortName: String? = nil, keyHelp: String, summary: String) {
@@ -84,7 +84,7 @@ package enum ScreenViews {
     /// The digits' range as the key bar shows it (`1-5`).
     static var digitRange: String { "1-\(all.count)" }
 
-    /// The views as a Markdown table (README's view table is this text).
+    /// The views as a Markdown table (docs/keys-and-views.md's view table is this text).
     package static func markdownTable() -> String {
         var lines = ["| key | view |", "|---|---|"]
         for view in all { lines.append("| `\(view.text.screen.rawValue)` | \(view.text.summary) |") }

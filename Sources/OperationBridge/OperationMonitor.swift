@@ -32,7 +32,7 @@ public final class OperationMonitor: @unchecked Sendable {
         public var subscriptionBufferCapacity = 131_072
         /// What the history keeps: every unfinished operation, and finished ones up to this
         /// retention (oldest trimmed first, counted per queue). About 190 bytes per retained
-        /// finished operation (see README, "Observing operations").
+        /// finished operation (see docs/embedding.md, "Observing operations").
         public var history = StreamRetention(maximumFinished: 20_000, maximumAge: nil, historyLimit: 12)
         /// How often the sampler polls what cannot be hooked (tracked queues, starts of foreign operations).
         public var samplingInterval: Duration = .milliseconds(50)

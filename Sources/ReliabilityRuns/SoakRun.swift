@@ -222,7 +222,7 @@ public struct SoakRun: Sendable {
                 // while they wait (a suspended queue starts nothing, so each is counted exactly).
                 // Only operations without dependencies are cancelled by the "app" here: cancelling
                 // one that waits for a dependency and then dropping it crashes Foundation on Linux
-                // (dependents are held unretained; see README). The dashboard's cancel command
+                // (dependents are held unretained; see docs/foundation-on-linux.md). The dashboard's cancel command
                 // guards against that itself; the stress run exercises it.
                 for operation in made where operation.dependencies.isEmpty && Int.random(in: 0..<100, using: &random) < cancelBeforeAdd {
                     operation.cancel()

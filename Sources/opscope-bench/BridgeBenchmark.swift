@@ -247,7 +247,7 @@ struct BridgeBenchmark {
 }
 
 /// A queue class of the program's own that reports its adds through the adapter API, as a
-/// framework's queue class does (README, "A queue class of your own").
+/// framework's queue class does (docs/embedding.md, "A queue class of your own").
 final class ReportingQueue: OperationQueue, @unchecked Sendable {
     private let monitor: OperationMonitor
 

@@ -83,7 +83,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Seconds to run a demo before reporting (0-3600, default 2).")
     var after: Double?
 
-    @Option(help: "text, json (the schema is in README.md), dot (Graphviz) or mermaid: the dependency graph.")
+    @Option(help: "text, json (schema: schemas/report.schema.json), dot (Graphviz) or mermaid: the dependency graph.")
     var format: OutputFormat?
 
     @Flag(help: "Print the JSON report (the same as --format json).")

@@ -8,7 +8,7 @@ import OpScope
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// The report as a person reads it.
     case text
-    /// The report as JSON (keys sorted, indented; README's report schema).
+    /// The report as JSON (keys sorted, indented; schemas/report.schema.json).
     case json
     /// Trace-event JSON for ui.perfetto.dev and chrome://tracing: a whole recording.
     case perfetto

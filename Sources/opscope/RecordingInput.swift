@@ -58,7 +58,7 @@ enum RecordingInput {
         if report.hasProblem { throw ExitCode(1) }
     }
 
-    /// Prints a report as text, or as the JSON of README's schema.
+    /// Prints a report as text, or as the JSON of schemas/report.schema.json.
     static func printReport(_ report: OpScopeReport, json: Bool) throws {
         print(try (json ? OutputFormat.json : .text).render(report, of: nil) ?? "", terminator: "")
     }

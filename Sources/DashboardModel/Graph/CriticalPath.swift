@@ -8,7 +8,7 @@ enum CriticalPath {
     /// Linear: operations are bucketed by level (every dependency has a lower level, except
     /// inside a cycle, whose edges are skipped) and scratch lives in arrays indexed by the
     /// table's dense slots, so that a deep graph costs no more than a wide one. The dashboard
-    /// does not draw it: it is for embedding programs (README's "Graph") and for checking levels.
+    /// does not draw it: it is for embedding programs (docs/graph.md) and for checking levels.
     static func longest(in model: DashboardModel) -> [OperationID] {
         let count = model.operations.count
         guard count > 0 else { return [] }

@@ -4,7 +4,7 @@ import OperationEvents
 /// counts and wait/run percentiles, every retained operation with its final state and times,
 /// why each unstarted one is not running, the warnings, and how much history was trimmed or
 /// lost. It is what `opscope report --json` prints and what `OpScopeDashboard.report(monitor)`
-/// returns; the schema is documented in README.md and is a public interface.
+/// returns; its schema is schemas/report.schema.json (described in docs/report.md), a public interface.
 public struct OpScopeReport: Codable, Sendable, Equatable {
     /// One queue.
     public struct Queue: Codable, Sendable, Equatable {

@@ -439,7 +439,7 @@ extension DashboardModel {
     /// The longest chain of unfinished operations, first dependency first: what must still
     /// happen, one after the other, before the last of them can finish. Cycle edges are ignored.
     /// Linear in operations and edges. The dashboard does not draw it: it is for embedding
-    /// programs (README's "Graph") and for checking levels.
+    /// programs (docs/graph.md) and for checking levels.
     public func criticalPath() -> [OperationID] { CriticalPath.longest(in: self) }
 
     /// The report of the current state. Linear in the operations and edges retained: each
