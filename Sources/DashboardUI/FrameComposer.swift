@@ -53,15 +53,16 @@ public struct FrameComposer: Sendable {
             drawMessage(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: narrationRows), narration, style: theme.title)
             line += narrationRows
         }
-        KeyBarView(theme: theme, replay: timeline).render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1),
-                                                          map: &map)
+        let suspended = state.queue.flatMap { model.queues[$0]?.isSuspended } ?? false
+        KeyBarView(theme: theme, replay: timeline, selectedQueueSuspended: suspended)
+            .render(into: &buffer, area: Rect(x: bottom.x, y: line + 1, width: bottom.width, height: 1), map: &map)
         drawStatus(&buffer, Rect(x: bottom.x, y: line, width: bottom.width, height: 2), model, interaction)
         KeyBarView.keepShown(&map, buffer)
         switch state.overlay {
         case .picker(let row): PickerOverlay(theme: theme).render(interaction.templates, selected: row, into: &buffer, area: main)
         case .help(let offset):
-            HelpOverlay(theme: theme).render(offset: offset, caption: caption, configuration: model.configuration,
-                                             into: &buffer, area: body, map: &map)
+            HelpOverlay(theme: theme).render(offset: offset, opensAt: state.helpOpensAt, caption: caption,
+                                             configuration: model.configuration, into: &buffer, area: body, map: &map)
         case .legend: Legend.render(theme: theme, into: &buffer, area: body, map: &map)
         case .confirm, nil: break
         }

@@ -16,6 +16,9 @@ struct HelpOverlay {
         "qos: ui init def util bg (or the full names)",
     ]
 
+    /// The heading of the `:` commands, where `:help` opens the help.
+    static let commandsHeading = "Commands (:)"
+
     /// The content, line by line.
     static func lines(theme: Theme, caption: String, configuration: ModelConfiguration, width: Int) -> [[TextBlock.Span]] {
         var lines: [[TextBlock.Span]] = []
@@ -50,7 +53,7 @@ struct HelpOverlay {
         for (label, help) in KeyBindings.lineKeys {
             lines.append([.init(GraphTextFit.pad(label, 17), theme.header), .init(" " + help)])
         }
-        heading("Commands (:)")
+        heading(commandsHeading)
         for usage in CommandPrompt.usage { wrapped(usage, theme.dim) }
         heading("Filter (/)")
         for line in filterLines { wrapped(line, theme.dim) }
@@ -61,18 +64,20 @@ struct HelpOverlay {
         return lines
     }
 
-    func render(offset: Int, caption: String, configuration: ModelConfiguration, into buffer: inout Buffer, area: Rect,
-                map: inout ScreenMap) {
+    func render(offset: Int, opensAt heading: String? = nil, caption: String, configuration: ModelConfiguration,
+                into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
         let width = min(area.width, 100)
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y, width: width, height: area.height)
         Self.clear(behind: box, within: area, &buffer)
         let inner = Frame(title: "Help: ↑ ↓ PgUp PgDn scroll, any other key closes", style: theme.focusedFrame,
                           titleStyle: theme.focusedFrame, ascii: !theme.unicode).render(into: &buffer, area: box)
         let lines = Self.lines(theme: theme, caption: caption, configuration: configuration, width: inner.width)
-        let first = min(max(0, offset), max(0, lines.count - inner.height))
+        let start = heading.flatMap { text in lines.firstIndex { $0.first?.text == text } } ?? offset
+        let first = min(max(0, start), max(0, lines.count - inner.height))
         TextBlock(lines: lines, offset: first).render(into: &buffer, area: inner)
         map.overlayBody = inner
         map.overlayLines = lines.count
+        map.overlayFirst = first
         if lines.count > inner.height, box.height > 1 {
             let position = " \(first + 1)-\(min(lines.count, first + inner.height)) of \(lines.count) "
             buffer.write(position, x: box.maxX - position.count - 1, y: box.maxY - 1, style: theme.focusedFrame, clip: box)
@@ -144,5 +149,6 @@ enum Legend {
         TextBlock(lines: lines).render(into: &buffer, area: inner)
         map.overlayBody = inner
         map.overlayLines = lines.count
+        map.overlayFirst = 0
     }
 }

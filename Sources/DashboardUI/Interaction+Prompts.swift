@@ -9,7 +9,7 @@ extension Interaction {
     mutating func handleOverlay(_ overlay: ViewState.Overlay, _ key: Key, _ model: DashboardModel) -> [Effect] {
         if case .resize = key { return [.redraw] }
         switch overlay {
-        case .help(let offset):
+        case .help:
             // Movement keys scroll; any other key closes the help (q and F10 still quit).
             let page = max(1, map.overlayBody.height - 1)
             let delta: Int? = switch key {
@@ -23,10 +23,10 @@ extension Interaction {
             }
             guard let delta else {
                 state.overlay = nil
+                state.helpOpensAt = nil
                 return KeyBindings.action(for: key) == .quit ? [.quit] : [.redraw]
             }
-            let last = max(0, map.overlayLines - map.overlayBody.height)
-            state.overlay = .help(offset: min(max(0, offset.addingClamped(delta)), last))
+            scrollHelp(by: delta)
             return [.redraw]
         case .legend:
             state.overlay = nil
@@ -107,23 +107,32 @@ extension Interaction {
             + "(at most \(model.configuration.maximumRetainedFinished)); \(dropped) dropped so far"
     }
 
+    /// Scrolls the open help by `delta` lines: from its offset, or, while it is open at a heading
+    /// (`:help`), from that heading's line as last drawn.
+    private mutating func scrollHelp(by delta: Int) {
+        guard case .help(let offset) = state.overlay else { return }
+        let from = state.helpOpensAt == nil ? offset : map.overlayFirst
+        let last = max(0, map.overlayLines - map.overlayBody.height)
+        state.overlay = .help(offset: min(max(0, from.addingClamped(delta)), last))
+        state.helpOpensAt = nil
+    }
+
     /// The mouse over an overlay: the wheel scrolls the help (and leaves the legend open), a
     /// click inside the help or the legend does nothing and one outside closes it. Nil: the
     /// overlay takes the event as a key (the picker, a question).
     mutating func handleOverlayMouse(_ event: MouseEvent, _ overlay: ViewState.Overlay) -> [Effect]? {
         let inside = map.overlayBody.inset(by: -1).contains(x: event.x, y: event.y)
         switch (overlay, event.kind) {
-        case (.help(let offset), .wheelUp), (.help(let offset), .wheelDown):
+        case (.help, .wheelUp), (.help, .wheelDown):
             guard mouseEnabled else { return [] }
-            let last = max(0, map.overlayLines - map.overlayBody.height)
-            let step = event.kind == .wheelUp ? -3 : 3
-            state.overlay = .help(offset: min(max(0, offset + step), last))
+            scrollHelp(by: event.kind == .wheelUp ? -3 : 3)
             return [.redraw]
         case (.legend, .wheelUp), (.legend, .wheelDown):
             return []
         case (.help, .press), (.legend, .press):
             guard mouseEnabled, !inside else { return [] }
             state.overlay = nil
+            state.helpOpensAt = nil
             return [.redraw]
         case (.picker, _), (.confirm, _):
             return nil
@@ -207,14 +216,15 @@ extension Interaction {
         if current < 0 {
             // The first limit is the number running now: the queue goes on as it is, and the
             // next ( holds one more back. (The program's processor count is not known here.)
-            let running = "\(record.executing) running now"
             guard delta < 0 else {
                 return error("\(queue) has no concurrency limit (∞): nothing to raise; ( sets one at the number running now "
                              + "(\(max(1, record.executing))), :max \(queue) N any other")
             }
             next = max(1, record.executing)
-            receiptNote = "\(next): \(running)"
-            status("max concurrency of \(queue) '\(record.name)': no limit (∞) → \(next), \(running)")
+            // Says why this number: the one running now, or the least limit when none runs.
+            let why = record.executing >= 1 ? "the number running now" : "the least limit, as none is running"
+            receiptNote = why
+            status("max concurrency of \(queue) '\(record.name)': no limit (∞) → \(next), \(why)")
         } else {
             next = current + delta
             guard next >= 1 else { return error("\(queue) is already serial (max 1)") }
@@ -247,7 +257,9 @@ extension Interaction {
             return [.command(command), .redraw]
         case .success(.quit): return [.quit]
         case .success(.help):
+            // `:help` is asked on the command line: it opens where the commands are.
             state.overlay = .help(offset: 0)
+            state.helpOpensAt = HelpOverlay.commandsHeading
             return [.redraw]
         case .failure(let failure): return error(failure.message)
         }

@@ -60,7 +60,9 @@ public struct Interaction: Sendable {
     public mutating func perform(_ action: UserAction, _ model: DashboardModel) -> [Effect] {
         switch action {
         case .quit: return [.quit]
-        case .help: state.overlay = .help(offset: 0)
+        case .help:
+            state.overlay = .help(offset: 0)
+            state.helpOpensAt = nil
         case .legend: state.overlay = .legend
         case .moveUp: move(by: -1, model)
         case .moveDown: move(by: 1, model)

@@ -10,12 +10,15 @@ struct KeyBarView {
     let theme: Theme
     /// Where the replay is (nil: not a replay): p plays or pauses it.
     var replay: TimelineState? = nil
+    /// Whether the selected queue is suspended: `s` then resumes it, and says so.
+    var selectedQueueSuspended = false
 
     /// Names left out first, in this order, when the bar is too narrow; then from the end.
-    static let dropOrder = ["Sort", "Pane", "Graph", "Add", "View", "Filter", "Suspend", "Seek", "Restart", "Speed"]
+    static let dropOrder = ["Sort", "Pane", "Graph", "Add", "View", "Filter", "Suspend", KeyBindings.resumeName, "Seek", "Restart",
+                            "Speed"]
 
     func render(into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
-        var entries = KeyBindings.bar(replay: replay)
+        var entries = KeyBindings.bar(replay: replay, selectedQueueSuspended: selectedQueueSuspended)
         func width(_ list: [(key: String, name: String)]) -> Int { list.reduce(0) { $0 + $1.key.count + $1.name.count + 1 } - 1 }
         for name in Self.dropOrder where width(entries) > area.width {
             entries.removeAll { $0.name == name }
@@ -28,18 +31,17 @@ struct KeyBarView {
             let start = x
             x = buffer.write(key, x: x, y: area.y, style: theme.header, clip: area)
             x = buffer.write(name, x: x, y: area.y, style: theme.keyName, clip: area)
-            if let action = Self.action(key: key, name: name) {
+            if let action = Self.action(key: key) {
                 map.keyBar.append(KeyBarArea(rect: Rect(x: start, y: area.y, width: x - start, height: 1), text: key + name, action: action))
             }
             x = buffer.write(" ", x: x, y: area.y, clip: area)
         }
     }
 
-    /// The action of the binding an entry shows (the replay's `p` is named by what it does now).
-    static func action(key: String, name: String) -> UserAction? {
-        KeyBindings.all.first { binding in
-            binding.bar.map { $0.key == key && $0.name == name } == true || binding.replayBar?.key == key
-        }?.action
+    /// The action of the binding an entry shows, found by its key: the replay's `p` and the
+    /// suspend entry are named by what they do now, and no two entries of a bar share a key.
+    static func action(key: String) -> UserAction? {
+        KeyBindings.all.first { binding in binding.bar?.key == key || binding.replayBar?.key == key }?.action
     }
 
     /// Keeps only the entries still on screen: a message too long for the status line goes on

@@ -92,7 +92,7 @@ public enum KeyBindings {
         Binding(keys: keys("N"), label: "N", help: "previous stuck operation", action: .previousStuck),
         Binding(keys: keys("c", .function(9)), label: "c, F9", help: "cancel the selected (or tagged) operations, after a yes",
                 action: .cancelSelected, bar: (2, "F9", "Cancel")),
-        Binding(keys: keys(" "), label: "Space", help: "tag / untag the selected operation", action: .tag),
+        Binding(keys: keys(" "), label: "Space", help: "tag / untag the selected operation and move to the next (c then cancels every tagged one)", action: .tag),
         Binding(keys: keys("C"), label: "C", help: "cancel the selected queue's unfinished operations, after a yes", action: .cancelQueue),
         Binding(keys: keys("s"), label: "s", help: "suspend / resume the selected queue", action: .toggleSuspend, bar: (3, "s", "Suspend")),
         Binding(keys: keys(")", .function(8)), label: ") F8", help: "raise the selected queue's max concurrency",
@@ -173,10 +173,18 @@ public enum KeyBindings {
 
     /// The key bar's entries before any is left out for width: the commands, or in a replay
     /// (`replay` is where it is) the keys that move in the recording, `p` named by what it does now.
-    public static func bar(replay: TimelineState?) -> [(key: String, name: String)] {
-        guard let replay else { return bar }
+    /// Suspending is named by what it does now too: Resume while the selected queue is suspended
+    /// (`selectedQueueSuspended`), since the same key, or a click on the entry, resumes it.
+    public static func bar(replay: TimelineState?, selectedQueueSuspended: Bool = false) -> [(key: String, name: String)] {
+        guard let replay else {
+            guard selectedQueueSuspended, let suspend = all.first(where: { $0.action == .toggleSuspend })?.bar else { return bar }
+            return bar.map { entry in entry.key == suspend.key ? (entry.key, resumeName) : entry }
+        }
         return replayBar.map { entry in entry.key == "p" && replay.playing ? (entry.key, "Pause") : entry }
     }
+
+    /// The suspend entry's name while the selected queue is suspended.
+    static let resumeName = "Resume"
 
     /// The key list as a Markdown table (docs/keys-and-views.md's "Keys" section is this text).
     public static func markdownTable() -> String {

@@ -28,6 +28,8 @@ public struct ScreenMap: Sendable {
     public var overlayBody = Rect(x: 0, y: 0, width: 0, height: 0)
     /// Lines of the overlay's content.
     public var overlayLines = 0
+    /// The first line of the overlay's content shown: scrolling goes on from it.
+    public var overlayFirst = 0
     /// The key bar's entries as shown (a click acts as the entry's key).
     public var keyBar: [KeyBarArea] = []
     /// The operations shown in the QoS lanes, with their cells.

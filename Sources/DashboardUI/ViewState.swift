@@ -38,6 +38,9 @@ public struct ViewState: Sendable, Equatable {
     /// Where a replay is (nil: the source is not a recording): the timeline bar, and the keys
     /// that move in it.
     public var timeline: TimelineState?
+    /// The help's heading to open at (`:help` opens at the commands), until it is scrolled:
+    /// where that heading falls depends on the caption and the width, known when it is drawn.
+    var helpOpensAt: String?
 
     /// The starting view.
     public init() {}

@@ -190,9 +190,25 @@ struct CommandTests {
                 "\(String(describing: dashboard.state.status))")
         let effects = press([.character("(")], &dashboard, model)
         #expect(effects.command == .setMaxConcurrency(queue: QueueID(1), count: 2))
-        #expect(dashboard.state.status?.text == "max concurrency of q1 'wide': no limit (∞) → 2, 2 running now")
+        #expect(dashboard.state.status?.text == "max concurrency of q1 'wide': no limit (∞) → 2, the number running now")
         dashboard.commandFinished(.success(CommandReceipt(message: "q1 max concurrency 2 (was no limit)")))
-        #expect(dashboard.state.status?.text == "q1 max concurrency 2 (was no limit); 2: 2 running now")
+        #expect(dashboard.state.status?.text == "q1 max concurrency 2 (was no limit); the number running now")
+    }
+
+    @Test("( on a queue with no limit and nothing running sets 1 and says it is the least limit, not '1: 0 running now'")
+    func firstLimitWhenIdle() {
+        var script = EventScript()
+        script.queue(1, "idle")
+        script.add(1, queue: 1, "job-1")
+        let model = script.model()
+        var dashboard = board(model, select: 1)
+        let effects = press([.character("(")], &dashboard, model)
+        #expect(effects.command == .setMaxConcurrency(queue: QueueID(1), count: 1))
+        #expect(dashboard.state.status?.text == "max concurrency of q1 'idle': no limit (∞) → 1, the least limit, as none is running")
+        dashboard.commandFinished(.success(CommandReceipt(message: "q1 max concurrency 1 (was no limit)")))
+        let answer = dashboard.state.status?.text ?? ""
+        #expect(answer == "q1 max concurrency 1 (was no limit); the least limit, as none is running")
+        #expect(!answer.contains("0 running"), "\(answer)")
     }
 
     @Test("a tracked (sampled) queue takes s, ( and :max as an observed one does: the program answers, not the dashboard")

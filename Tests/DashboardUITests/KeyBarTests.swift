@@ -1,6 +1,7 @@
 import DashboardModel
 import DashboardUI
 import OpScopeTestSupport
+import OperationEvents
 import TerminalKit
 import Testing
 
@@ -47,6 +48,28 @@ struct KeyBarTests {
         dashboard.state.timeline = nil
         let live = screen(model, dashboard, width: 80, height: 24).0.lines().last ?? ""
         #expect(live.contains("F9Cancel"), "\(live)")
+    }
+
+    @Test("the key bar names s by what it does: Resume on a suspended queue (a click resumes it), Suspend on a running one",
+          arguments: [80, 200])
+    func resumeOnSuspendedQueue(width: Int) {
+        let model = pipelineScript().model()
+        var dashboard = board(model, select: 7)    // thumbnail, on q3 'paused', which is suspended
+        #expect(dashboard.state.queue == QueueID(3))
+        let (buffer, map) = screen(model, dashboard, width: width, height: 24)
+        dashboard.map = map
+        let bar = buffer.lines().last ?? ""
+        #expect(bar.contains("sResume") && !bar.contains("sSuspend"), "\(bar)")
+        guard let entry = map.keyBar.first(where: { $0.text == "sResume" }) else {
+            Issue.record("no sResume entry to click: \(map.keyBar.map(\.text))")
+            return
+        }
+        let effects = press([.mouse(MouseEvent(.press, x: entry.rect.x, y: entry.rect.y))], &dashboard, model, width: width, height: 24)
+        #expect(effects.command == .setSuspended(queue: QueueID(3), suspended: false))
+
+        let running = board(model, select: 4)      // parse-a, on q1 'net'
+        let other = screen(model, running, width: width, height: 24).0.lines().last ?? ""
+        #expect(other.contains("sSuspend") && !other.contains("Resume"), "\(other)")
     }
 
     @Test("a message or question longer than the line goes on over the key bar, whole; the key bar is back when it goes")

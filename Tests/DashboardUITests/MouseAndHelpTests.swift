@@ -96,6 +96,29 @@ struct MouseAndHelpTests {
         #expect(dashboard.map.keyBar.isEmpty, "\(dashboard.map.keyBar.map(\.text))")
     }
 
+    @Test(":help opens the help at the : commands, ? at its top; scrolling goes on from where it opened", arguments: [(80, 24), (200, 60)])
+    func commandLineHelp(size: (width: Int, height: Int)) {
+        var dashboard = board(model)
+        press([.character(":")] + keys("help") + [.enter], &dashboard, model, width: size.width, height: size.height)
+        let body = dashboard.map.overlayBody
+        let shown = lines(model, dashboard, size.width, size.height)
+        // At the top of the box, or, where the rest of the help is shorter than the box, on it.
+        let heading = shown[body.y ..< body.maxY].firstIndex { $0.contains("Commands (:)") }
+        #expect(heading != nil, "\(shown[body.y ..< body.maxY].joined(separator: "\n"))")
+        #expect(heading == body.y || dashboard.map.overlayFirst == dashboard.map.overlayLines - body.height, "\(shown[body.y])")
+        #expect(shown[body.y ..< body.maxY].joined().contains(":suspend"), "the commands are on screen")
+        let opened = dashboard.map.overlayFirst
+        #expect(opened > 0)
+        press([.up], &dashboard, model, width: size.width, height: size.height)
+        #expect(dashboard.state.overlay == .help(offset: opened - 1), "a line up from where it opened, not from the top")
+        press([.escape], &dashboard, model, width: size.width, height: size.height)
+        #expect(dashboard.state.overlay == nil)
+        press([.character("?")], &dashboard, model, width: size.width, height: size.height)
+        #expect(dashboard.state.overlay == .help(offset: 0))
+        let top = lines(model, dashboard, size.width, size.height)[dashboard.map.overlayBody.y]
+        #expect(!top.contains("Commands (:)") && dashboard.map.overlayFirst == 0, "\(top)")
+    }
+
     @Test("a click on an operation in the QoS lanes selects it; a click on a warning goes to its operation")
     func lanesAndWarnings() {
         var dashboard = board(model, select: 1)

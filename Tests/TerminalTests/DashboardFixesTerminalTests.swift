@@ -50,6 +50,24 @@ struct DashboardFixesTerminalTests {
         #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
     }
 
+    @Test("the key bar names s by what it does: Suspend, then Resume once the queue is suspended; each does it",
+          arguments: [(80, 24), (200, 60)])
+    func suspendEntryNamesItsAction(size: (width: Int, height: Int)) {
+        let tmux = Tmux("\(Tmux.opscope) demo stuck", width: size.width, height: size.height)
+        tmux.wait(for: "the dashboard, its selected queue running") { $0.contains("sSuspend") && !$0.contains("sResume") }
+        tmux.send("s")
+        let suspended = tmux.wait(for: "the queue suspended, and the bar saying Resume") { screen in
+            screen.contains("suspended q") && screen.contains("sResume") && !screen.contains("sSuspend")
+        }
+        #expect(suspended.contains("suspended q"), "\(suspended)")
+        tmux.send("s")
+        tmux.wait(for: "the queue resumed, and the bar saying Suspend again") { screen in
+            screen.contains("resumed q") && screen.contains("sSuspend") && !screen.contains("sResume")
+        }
+        tmux.send("q")
+        #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
     @Test("the tour's main-queue work shows up (it lasts long enough to be sampled)")
     func mainQueueVisible() {
         let tmux = Tmux("\(Tmux.opscope) demo tour")
