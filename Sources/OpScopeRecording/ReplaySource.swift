@@ -118,19 +118,19 @@ public final class ReplaySource: EventSource, PlaybackControllable, @unchecked S
             guard seconds.isFinite else { return .failure(CommandError(.invalidArgument, "seek by a number of seconds")) }
             let shown = playhead.time
             let offset = UInt64(min(abs(seconds), 1e9) * 1e9)
+            let past = seconds >= 0 ? offset > recording.endTime - min(shown, recording.endTime) : offset > shown - recording.origin
             let time = seconds >= 0 ? min(recording.endTime, shown + min(offset, UInt64.max - shown))
                 : (shown - recording.origin > offset ? shown - offset : recording.origin)
             move(toTime: time)
-            message = "at \(moment())"
+            message = past ? beyond(forward: seconds >= 0) : "at \(moment())"
         case .seekTo(let seconds):
             guard seconds.isFinite, seconds >= 0 else {
                 return .failure(CommandError(.invalidArgument, "a time in the recording is 0 or more seconds"))
             }
-            guard seconds <= recording.duration + 0.0005 else {
-                return .failure(CommandError(.invalidArgument, "the recording is \(Self.secondsText(recording.duration)) long"))
-            }
-            move(toTime: recording.time(seconds: seconds))
-            message = "at \(moment())"
+            // Past the end goes to the end and says so, as a move by an offset past it does.
+            let beyondEnd = seconds > recording.duration + 0.0005
+            move(toTime: beyondEnd ? recording.endTime : recording.time(seconds: seconds))
+            message = beyondEnd ? beyond(forward: true) : "at \(moment())"
         case .step(let count):
             playhead.playing = false
             let target = min(max(0, playhead.position + count), recording.eventCount)
@@ -191,6 +191,12 @@ public final class ReplaySource: EventSource, PlaybackControllable, @unchecked S
     private func status(_ message: String) -> PlaybackStatus {
         PlaybackStatus(message: message, speed: playhead.speed, position: recording.seconds(playhead.time),
                        duration: recording.duration, playing: playhead.playing, marks: markSeconds)
+    }
+
+    /// What a seek past either end of the recording says: where it went, and why there.
+    private func beyond(forward: Bool) -> String {
+        forward ? "at the end, \(moment()): the recording is \(Self.secondsText(recording.duration)) long"
+            : "at the start, \(moment())"
     }
 
     private func moment() -> String {

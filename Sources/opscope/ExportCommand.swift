@@ -18,6 +18,10 @@ struct ExportCommand: ParsableCommand {
             an error status) sent to an OpenTelemetry collector over OTLP/HTTP at --endpoint (needs a build with \
             --traits OTLP). otlp-json: the same spans as OTLP's JSON file form (one ExportTraceServiceRequest). json: the report (as opscope report --json) at --at or at the end. dot and \
             mermaid: the dependency graph at --at or at the end (Graphviz: dot -Tsvg; Mermaid renders in Markdown).
+
+            Exit status 0 when the export is written, whatever the recording holds: opscope report FILE is the check \
+            (exit status 1 when work cannot progress). 2 when the recording cannot be read, an option is wrong, or the \
+            output cannot be written or sent.
             """
     )
 

@@ -111,7 +111,10 @@ struct ReplaySessionTests {
         turn(&session, terminal, .character(":"))
         terminal.type("seek 1")
         turn(&session, terminal, .enter)
-        #expect(terminal.text.contains("the recording is 0.1 s long"), "\(terminal.text)")
+        // Past the end: at the end, saying so, as :seek +1s would.
+        #expect(terminal.text.contains("at the end, 0.1 s") && terminal.text.contains("the recording is 0.1 s long"), "\(terminal.text)")
+        turn(&session, terminal, .character("R"))
+        turn(&session, terminal, .character("p"))
         turn(&session, terminal, .character("}"))
         #expect(terminal.text.contains("11 ops"), "\(terminal.text)")
         turn(&session, terminal, .character("s"))

@@ -134,11 +134,18 @@ struct ReplaySourceTests {
         _ = try source.playback(.seek(seconds: 1)).get()
         let forward = subscription.next(limit: 10_000)
         #expect(forward.start == nil && forward.events == Array(script.events[back..<at]))
-        if case .failure(let error) = source.playback(.seekTo(seconds: 1e6)) {
-            #expect(error.message.hasPrefix("the recording is "))
-        } else {
-            Issue.record("sought past the end")
-        }
+        // Past either end, to a time or by an offset alike: at that end, saying so.
+        let toTime = try source.playback(.seekTo(seconds: 1e6)).get().message
+        #expect(toTime.hasPrefix("at the end, ") && toTime.contains(": the recording is ") && toTime.hasSuffix(" s long"), "\(toTime)")
+        #expect(source.now() == recording.endTime)
+        _ = try source.playback(.seekTo(seconds: 1)).get()
+        let byOffset = try source.playback(.seek(seconds: 1e5)).get().message
+        #expect(byOffset == toTime, "\(byOffset)")
+        let toStart = try source.playback(.seek(seconds: -1e5)).get().message
+        #expect(toStart.hasPrefix("at the start, 0.0 s"), "\(toStart)")
+        #expect(source.now() == recording.origin)
+        let inside = try source.playback(.seek(seconds: 2)).get().message
+        #expect(inside.hasPrefix("at 2.0 s"), "\(inside)")
     }
 
     @Test("{ and }: the selected operation's state changes, and warnings appearing")

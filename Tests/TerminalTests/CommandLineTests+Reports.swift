@@ -44,6 +44,16 @@ extension CommandLineTests {
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.hasSuffix("\nResult: problems found (exit status 1)"), "\(result.output)")
         #expect(result.output.contains("  #1 op1 -> #2 op2 -> #1 op1\n"), "\(result.output)")
+
+        // report is the check, in every format; export converts, and says so in its help.
+        #expect(opscope(["report", file, "--json"]).status == 1)
+        for format in ["dot", "mermaid", "json", "perfetto"] {
+            let exported = opscope(["export", file, "--format", format])
+            #expect(exported.status == 0, "export --format \(format) of a run with a cycle: \(exported.output.prefix(300))")
+        }
+        let help = opscope(["export", "--help"]).output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("Exit status 0 when the export is written, whatever the recording holds: opscope report FILE is the check"),
+                "\(help.prefix(1200))")
     }
 
     @Test("a file where a socket or an output was meant, a negative process id, a bad choice: named for what they are")
