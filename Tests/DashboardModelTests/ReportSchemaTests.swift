@@ -78,6 +78,32 @@ struct ReportSchemaTests {
         }
     }
 
+    @Test("docs/report.md lists the code's diagnosis and warning kinds, and says whose queue a diagnosis names")
+    func guideVocabularies() throws {
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/report.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
+        /// The backquoted words in the `kind` (...) list of the table row for `field`.
+        func kinds(_ field: String) throws -> Set<String> {
+            let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("| `\(field)` |") }, "no row for \(field)")
+            let list = try #require(row.range(of: "`kind` (")).upperBound
+            let close = try #require(row[list...].firstIndex(of: ")"))
+            return Set(row[list..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["`"]) })
+        }
+        #expect(try kinds("diagnoses[]") == Set(Diagnosis.Kind.allCases.map(\.rawValue)))
+        #expect(try kinds("warnings[]") == Set(Warning.Kind.allCases.map(\.rawValue)))
+        #expect(text.contains("`queue` (the root cause's queue, not necessarily the operation's own"))
+
+        // And it is so: work of q2 waiting on work held by suspended q1 names q1.
+        var script = EventScript()
+        script.queue(1, "held", suspended: true)
+        script.queue(2, "waiting")
+        script.add(1, queue: 1, "fetch")
+        script.add(2, queue: 2, "parse", after: [1])
+        let diagnosis = try #require(script.model().report().diagnoses.first { $0.operation == 2 })
+        #expect(diagnosis.queue == QueueID(1) && diagnosis.rootCause == 1, "\(diagnosis)")
+    }
+
     @Test("the schema's vocabularies are the code's")
     func vocabularies() throws {
         func words(_ path: String...) throws -> Set<String> { Set(try SchemaCheck.vocabulary(.report, at: path)) }

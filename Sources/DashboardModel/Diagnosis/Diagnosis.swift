@@ -51,7 +51,9 @@ public struct Diagnosis: Codable, Sendable, Equatable {
     public var chainLength: Int
     /// The operation at the root of the chain, when the cause is an operation.
     public var rootCause: OperationID?
-    /// The queue involved: the queue whose state holds it, or its own queue.
+    /// The root cause's queue: the queue whose state holds the root (suspended, full, not
+    /// starting it), else the root operation's own. For an operation that waits on another
+    /// queue's work this is that queue, not its own (`OperationRecord.queue` is its own).
     public var queue: QueueID?
     /// One sentence of bounded length, e.g. `#9 update waits on #8 parse waits on #7 download:
     /// #7 download executing 34 s, asynchronous`; a long chain is shortened to its first links,
