@@ -28,9 +28,24 @@ struct WarningsView {
             if index == selected { selectedRange = start..<lines.count }
         }
         // Scrolled so that the whole selected warning shows (its start, if it is taller than the pane).
+        // When the warnings do not fit, the last row says how many more there are below, so that
+        // a pane that ends mid-warning never looks like the end of the list.
+        let overflows = lines.count > area.height && area.height >= 2
+        let height = overflows ? area.height - 1 : area.height
         var offset = 0
-        if selectedRange.upperBound > area.height { offset = min(selectedRange.lowerBound, selectedRange.upperBound - area.height) }
-        for (row, line) in lines.dropFirst(offset).prefix(area.height).enumerated() {
+        if selectedRange.upperBound > height { offset = min(selectedRange.lowerBound, selectedRange.upperBound - height) }
+        let shown = lines.dropFirst(offset).prefix(height)
+        if overflows, offset + height < lines.count, let last = shown.last {
+            let cut = lines[offset + height].index == last.index
+            let below = warnings.count - 1 - last.index
+            let others = "\(below) more warning\(below == 1 ? "" : "s")"
+            let what = cut ? (below > 0 ? "more of this one, \(others)" : "more of this one") : others
+            buffer.write("↓ " + what + (focused ? " (↓)" : " (Tab, ↓)"), x: area.x, y: area.maxY - 1, style: theme.dim, clip: area)
+        } else if overflows, offset > 0 {
+            let text = "↑ \(lines[offset].index) more above"
+            buffer.write(text, x: area.x, y: area.maxY - 1, style: theme.dim, clip: area)
+        }
+        for (row, line) in shown.enumerated() {
             let y = area.y + row
             let style = warnings[line.index].kind == .droppedEvents ? theme.error : theme.warning
             var x = buffer.write(line.first ? "! " : "  ", x: area.x, y: y, style: theme.error, clip: area)

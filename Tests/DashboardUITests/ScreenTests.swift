@@ -14,6 +14,37 @@ struct ScreenTests {
         return dashboard
     }
 
+    @Test("a warnings pane too small for its warnings says what is below, in place of its last row, at 80x24 and 120x40",
+          arguments: [(80, 24), (120, 40)])
+    func warningsMore(size: (width: Int, height: Int)) {
+        var script = EventScript()
+        script.queue(1, "loops")
+        // Six two-operation cycles: six warnings, more than the pane holds at either size.
+        for pair in 0..<6 {
+            script.add(2 * pair + 1, queue: 1, "first-\(pair)", after: [2 * pair + 2])
+            script.add(2 * pair + 2, queue: 1, "second-\(pair)", after: [2 * pair + 1])
+        }
+        let model = script.model()
+        var board = dashboard(model, select: 1)
+        // At 80x24 the pane shows where it has the keys (the graph takes its place otherwise).
+        if size.width == 80 { board.state.focus = .warnings }
+        let lines = screen(model, board, width: size.width, height: size.height).0.lines()
+        guard let top = lines.firstIndex(where: { $0.contains("Warnings (") }),
+              let bottom = lines[(top + 1)...].firstIndex(where: { $0.hasPrefix("└") }) else {
+            Issue.record("no warnings pane:\n\(lines.joined(separator: "\n"))")
+            return
+        }
+        let last = lines[bottom - 1]
+        #expect(last.contains("│↓ ") && last.contains("more warning"), "\(last)")
+        #expect(last.contains(board.state.focus == .warnings ? " (↓)" : " (Tab, ↓)"), "\(last)")
+        // At the last warning nothing is below, and nothing is said.
+        board.state.focus = .warnings
+        board.state.warnings.offset = model.warnings().count - 1
+        let end = screen(model, board, width: size.width, height: size.height).0.lines()
+        #expect(!end[bottom - 1].contains("more warning") && end[top..<bottom].joined().contains("second-5"),
+                "\(end[top...bottom].joined(separator: "\n"))")
+    }
+
     @Test("the main screen, 120x40")
     func main() {
         let model = pipelineScript().model()
