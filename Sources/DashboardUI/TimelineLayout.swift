@@ -14,6 +14,9 @@ struct TimelineLayout {
         var finished: UInt64?
         var cancelled: Bool
         var executing: Bool
+        /// When it was cancelled, if it was: the bar is marked cancelled from there on, not from
+        /// its start (nil when the change is no longer in its history: from its add).
+        var cancelledAt: UInt64? = nil
     }
 
     /// One queue's lanes (only those that fit), its waiting row, and how many operations did not fit.
@@ -96,8 +99,9 @@ struct TimelineLayout {
                     lanes.waiting.append(bar)
                     counts[span.lowerBound] += 1
                     counts[span.upperBound + 1] -= 1
-                    if bar.cancelled {
-                        cancelled[span.lowerBound] += 1
+                    let from = max(span.lowerBound, column(bar.cancelledAt ?? bar.added))
+                    if bar.cancelled, from <= span.upperBound {
+                        cancelled[from] += 1
                         cancelled[span.upperBound + 1] -= 1
                     }
                 }
@@ -189,8 +193,10 @@ struct TimelineLayout {
         model.operations.forEach { pointer in
             let record = pointer.pointee
             guard (record.finishedAt ?? end) >= start, record.addedAt <= end else { return }
+            // The history is decoded for cancelled operations only: they are few, and the rest need no time of it.
+            let cancelledAt = record.isCancelled ? record.history.last { $0.key == .isCancelled }?.time : nil
             let bar = Bar(id: record.id, added: record.addedAt, started: record.startedAt, finished: record.finishedAt,
-                          cancelled: record.isCancelled, executing: record.state == .executing)
+                          cancelled: record.isCancelled, executing: record.state == .executing, cancelledAt: cancelledAt)
             result.append((record.queue, bar))
         }
         return result

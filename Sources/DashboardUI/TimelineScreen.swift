@@ -132,15 +132,15 @@ package struct TimelineChart {
         // One after the other on a lane may share a column: the later one starts after it.
         let first = min(max(column(started), after + 1), last)
         let marks = marks
-        let (mark, style): (Character, Style)
-        if bar.cancelled {
-            (mark, style) = (marks.cancelled, theme.style(state: bar.finished == nil ? .executing : .finished, cancelled: true))
-        } else if bar.executing {
-            (mark, style) = (marks.running, theme.style(state: .executing, cancelled: false))
-        } else {
-            (mark, style) = (marks.ran, theme.style(state: .finished, cancelled: false))
+        // Running (or ran) until it was cancelled, cancelled from then on: an operation cancelled
+        // while it ran shows both, and one cancelled before it started is cancelled throughout.
+        let (mark, style) = bar.executing ? (marks.running, theme.style(state: .executing, cancelled: false))
+            : (marks.ran, theme.style(state: .finished, cancelled: false))
+        let cancelledFrom = bar.cancelled ? min(max(first, column(bar.cancelledAt ?? started)), last) : last + 1
+        let cancelledStyle = theme.style(state: bar.finished == nil ? .executing : .finished, cancelled: true)
+        for position in first...last {
+            buffer[chartX + position, y] = position >= cancelledFrom ? Cell(marks.cancelled, style: cancelledStyle) : Cell(mark, style: style)
         }
-        for position in first...last { buffer[chartX + position, y] = Cell(mark, style: style) }
         let rect = Rect(x: chartX + first, y: y, width: last - first + 1, height: 1)
         // The id at the bar's start wherever it fits: it also marks where one bar ends and the
         // next begins on a busy lane.

@@ -204,6 +204,29 @@ struct TimelineTests {
         #expect(lines.contains { $0.hasPrefix("│wait max ") })
     }
 
+    @Test("an operation cancelled while it runs is drawn running until then and cancelled after, not cancelled from its start")
+    func cancelledWhileRunning() {
+        var script = EventScript()
+        script.queue(1, "work", max: 1)
+        let second: UInt64 = 1_000_000_000
+        script.add(1, queue: 1, "stubborn", async: true)
+        script.start(1, after: second / 100)
+        script.emit(.queueDepth(queue: QueueID(1), operations: 1), after: 5 * second)
+        script.cancel(1)
+        script.emit(.queueDepth(queue: QueueID(1), operations: 1), after: 5 * second)
+        let (model, dashboard) = timelineBoard(script, select: 1)
+        let lines = screen(model, dashboard, width: 120, height: 40).0.lines()
+        guard let row = lines.first(where: { $0.contains("│q1 work") }) else {
+            Issue.record("no lane for q1:\n\(lines.joined(separator: "\n"))")
+            return
+        }
+        let marks = row.filter { $0 == "█" || $0 == "╳" }
+        let running = marks.prefix { $0 == "█" }.count, cancelled = marks.drop { $0 == "█" }.count
+        #expect(running > 0 && cancelled > 0 && marks.drop { $0 == "█" }.allSatisfy { $0 == "╳" }, "\(row)")
+        // Cancelled halfway through its ten seconds: about half of the bar each way.
+        #expect(abs(running - cancelled) <= max(3, (running + cancelled) / 5), "running \(running), cancelled \(cancelled): \(row)")
+    }
+
     @Test("a serial queue takes one lane however many wait: waiting does not claim lanes; ids on the running parts")
     func serialQueue() {
         var script = EventScript()
