@@ -36,11 +36,16 @@ public struct NarrationState: Sendable, Equatable {
     /// The last entry came from stepping while paused (`.`): the narration line shows it even
     /// when narration is off.
     public var stepped = false
-    /// The event the last step back (`,`) went back over, told: the narration line shows it while
-    /// paused, since the newest entry tells of a later moment. Not in the log.
+    /// The sentence the narration line shows while paused instead of the newest entry: the event
+    /// the last step back (`,`) went back over, or one a step forward (`.`) came to again after
+    /// that, since the newest entry tells of a later moment. Not added to the log.
     public var steppedBack: NarrationEntry?
     /// Entries kept.
     public static let limit = 2_000
+    /// The newest event the log tells (its sequence number): stepping forward over an event the
+    /// log already has (after stepping back while paused) shows its sentence again rather than
+    /// appending it a second time, later than newer ones.
+    private(set) var toldThrough: UInt64?
 
     /// Narration off, an empty log.
     public init() {}
@@ -64,6 +69,8 @@ public struct NarrationState: Sendable, Equatable {
         guard let keep = entries.lastIndex(where: { $0.time <= time }).map({ $0 + 1 }) ?? (entries.isEmpty ? nil : 0),
               keep < entries.count else { return }
         entries.removeSubrange(keep...)
+        // What comes again after `time` is told again.
+        toldThrough = nil
         // Emptied, the log's times count again from the next entry (they would show as +0 if
         // older than a first entry forgotten here).
         if entries.isEmpty { origin = nil }
@@ -98,6 +105,12 @@ extension NarrationState {
             told.insert(NarrationEntry(time: first.time, text: "… \(skipped) earlier changes in this moment, too many to narrate"), at: 0)
         }
         append(told)
+        noteTold(events.lazy.map(\.sequence).max())
+    }
+
+    private mutating func noteTold(_ sequence: UInt64?) {
+        guard let sequence else { return }
+        toldThrough = max(toldThrough ?? sequence, sequence)
     }
 
     /// Tells the changes that led to `model`, the state a session started from (a program
@@ -120,6 +133,7 @@ extension NarrationState {
             told.insert(NarrationEntry(time: first.time, text: "… \(untold) earlier changes before the dashboard opened, too many to narrate"), at: 0)
         }
         append(told)
+        noteTold(events.lazy.map(\.sequence).max())
     }
 
     /// Tells one event shown by stepping (`.`), whether narration is on or not: the narration
@@ -127,8 +141,14 @@ extension NarrationState {
     mutating func tell(step event: MonitorEvent, model: DashboardModel) {
         let entry = Narrator.narrate(event, model: model)
             ?? NarrationEntry(time: event.time, text: "a change nobody needs told (a sampled queue depth)")
-        append([entry])
         stepped = true
+        if let toldThrough, event.sequence <= toldThrough {
+            // Already in the log (stepped back over, now forward again): shown, not logged twice.
+            steppedBack = entry
+            return
+        }
+        append([entry])
+        noteTold(event.sequence)
         steppedBack = nil
     }
 

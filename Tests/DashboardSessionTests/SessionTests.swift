@@ -223,6 +223,36 @@ struct SessionNarrationTests {
         _ = session.step(on: terminal)
         #expect(terminal.screen.lines().contains { $0.contains("#3") && $0.contains("isExecuting") }, "\(terminal.text)")
     }
+
+    @Test("paused, stepping back three events and forward three adds nothing to the log, and its times never run backwards")
+    func steppingBackAndForthTellsOnce() {
+        let source = ScriptedSource(pipelineScript())
+        let terminal = TestTerminal(width: 120, height: 40)
+        var options = SessionOptions()
+        options.narration = true
+        var session = Session(source: source, options: options)
+        _ = session.step(on: terminal)
+        for id in [1, 2, 3] {
+            finish(id, in: source, after: 50_000_000)
+            _ = session.step(on: terminal)
+        }
+        terminal.send(.character("p"))
+        _ = session.step(on: terminal)
+        let before = session.interaction.state.narration.entries
+        #expect(before.count >= 3, "\(before.map(\.text))")
+        var shown: [String] = []
+        for key in Array(repeating: Key.character(","), count: 3) + Array(repeating: Key.character("."), count: 3) {
+            terminal.send(key)
+            _ = session.step(on: terminal)
+            shown.append(terminal.screen.lines().first { $0.hasPrefix("» ") } ?? "")
+        }
+        let after = session.interaction.state.narration.entries
+        #expect(after == before, "stepping over told events appended:\n\(after.suffix(6).map(\.text).joined(separator: "\n"))")
+        #expect(zip(after, after.dropFirst()).allSatisfy { $0.time <= $1.time }, "the log's times run backwards")
+        // Each step still shows the sentence of the event it went over.
+        #expect(shown.prefix(3).allSatisfy { $0.contains("went back before") }, "\(shown)")
+        #expect(shown.suffix(3).allSatisfy { $0.hasPrefix("» #") && !$0.contains("went back") }, "\(shown)")
+    }
 }
 
 /// A program already running when the session opens: its first batch is a keyframe of the state
