@@ -29,6 +29,7 @@ struct HeaderView {
         // The state badges take a column of their own when a shown queue has one, so that `run`
         // starts in the same column on every line.
         let badges = queues[first..<(first + visible)].contains { $0.isSuspended || $0.isReleased }
+        let names = Self.nameWidth(queues[first..<(first + visible)].map(\.name), width: area.width)
         for (row, queue) in queues[first..<(first + visible)].enumerated() {
             let y = area.y + row
             let line = Rect(x: area.x, y: y, width: area.width, height: 1)
@@ -39,7 +40,7 @@ struct HeaderView {
             var hint = parts.isEmpty ? "" : parts.joined(separator: ", ") + " queue\(above + below == 1 ? "" : "s")"
             if !hint.isEmpty, area.width >= 110 { hint += " (Tab to the queues, then ↑ ↓)" }
             let room = hint.isEmpty ? line : Rect(x: line.x, y: y, width: max(0, line.width - hint.count - 2), height: 1)
-            draw(queue, model, into: &buffer, line: room, selected: queue.id == state.queue, badgeColumn: badges)
+            draw(queue, model, into: &buffer, line: room, selected: queue.id == state.queue, badgeColumn: badges, nameWidth: names)
             if !hint.isEmpty { buffer.write(hint, x: line.maxX - hint.count, y: y, style: theme.dim, clip: line) }
             if queue.id == state.queue, state.focus == .queues, state.screen == .overview {
                 buffer.restyle(line) { $0.attributes.insert(.reverse) }
@@ -47,15 +48,23 @@ struct HeaderView {
         }
     }
 
+    /// The queue name's column: 18 wide, and on a wide terminal (140 columns or more) as wide as
+    /// the longest name shown needs, up to 48, so that a name is not cut where there is room.
+    static func nameWidth(_ names: [String], width: Int) -> Int {
+        guard width >= 140 else { return 18 }
+        let longest = names.map { TerminalText.width(TerminalText.visible($0)) }.max() ?? 0
+        return min(max(18, longest), 48)
+    }
+
     private func draw(_ queue: QueueRecord, _ model: DashboardModel, into buffer: inout Buffer, line area: Rect, selected: Bool,
-                      badgeColumn: Bool) {
+                      badgeColumn: Bool, nameWidth: Int) {
         let y = area.y
         var x = buffer.write(selected ? "▸" : " ", x: area.x, y: y, style: theme.header, clip: area)
         x = buffer.write("\(queue.id) ", x: x, y: y, style: theme.dim, clip: area)
-        x = buffer.write(GraphTextFit.fit(queue.name, 18), x: x, y: y, style: theme.header, clip: area)
+        x = buffer.write(GraphTextFit.fit(queue.name, nameWidth), x: x, y: y, style: theme.header, clip: area)
         // The badge's padding starts a column early: its word lines up with the `run` of
         // lines without one.
-        x = max(x, area.x + (badgeColumn ? 25 : 26))
+        x = max(x, area.x + (badgeColumn ? 25 : 26) + nameWidth - 18)
         // Each part whole or not at all: a narrow terminal drops the last parts, never half a word.
         func part(_ text: String, _ style: Style = .plain) {
             guard x + text.count <= area.maxX else {

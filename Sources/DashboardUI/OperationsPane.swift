@@ -16,10 +16,12 @@ struct OperationsPane {
     /// The columns that fit in `width`: those never dropped, then the others, most important
     /// first, each that fits in what is left (one too wide is passed over for a narrower one
     /// after it). A wider pane never shows fewer columns. What is left widens the name column
-    /// (by up to 16), which names are cut in: blank columns at the end while names end in `…`
-    /// helped no one. `idWidth` widens the id column for ids of more than four digits, which it
-    /// would otherwise cut.
-    static func layout(width: Int, idWidth: Int = 5) -> [(column: ViewState.SortColumn, width: Int)] {
+    /// (by up to 16, or as much as the longest name shown needs), which names are cut in: blank
+    /// columns at the end while names end in `…` helped no one. Before it, the queue column
+    /// takes what the longest queue name shown needs (`wanted`). `idWidth` widens the id column
+    /// for ids of more than four digits, which it would otherwise cut.
+    static func layout(width: Int, idWidth: Int = 5, wanted: [ViewState.SortColumn: Int] = [:])
+        -> [(column: ViewState.SortColumn, width: Int)] {
         var all = specs
         if let id = all.firstIndex(where: { $0.column == .id }) { all[id].width = max(all[id].width, idWidth) }
         var shown = Set(all.filter { $0.drop == 0 }.map(\.column))
@@ -28,8 +30,17 @@ struct OperationsPane {
             shown.insert(spec.column)
             used += 1 + spec.width
         }
-        let extra = max(0, width - used)
-        return all.filter { shown.contains($0.column) }.map { ($0.column, $0.column == .name ? $0.width + min(extra, 16) : $0.width) }
+        var extra = max(0, width - used)
+        var widths = Dictionary(uniqueKeysWithValues: all.map { ($0.column, $0.width) })
+        func widen(_ column: ViewState.SortColumn, by most: Int) {
+            guard shown.contains(column), let current = widths[column] else { return }
+            let added = min(extra, max(0, most))
+            widths[column] = current + added
+            extra -= added
+        }
+        widen(.queue, by: (wanted[.queue] ?? 0) - (widths[.queue] ?? 0))
+        widen(.name, by: max(16, (wanted[.name] ?? 0) - (widths[.name] ?? 0)))
+        return all.filter { shown.contains($0.column) }.map { ($0.column, widths[$0.column] ?? $0.width) }
     }
 
     static func short(_ priority: OperationPriority) -> String {
@@ -58,16 +69,25 @@ struct OperationsPane {
         let state = interaction.state
         map.rows = OperationRows.rows(model, state.table, reusing: interaction.map.rows)
         let ids = map.rows.ids
-        // The tag mark and every digit of the largest id listed (a long run passes 10,000).
-        let layout = Self.layout(width: area.width, idWidth: 1 + String(ids.max()?.rawValue ?? 0).count)
-        let columns = layout.map { column, width in
-            let title = column == .priority ? "PRIO" : column.title
-            return TableView.Column(column == state.table.sort ? title + (state.table.descending ? "-" : "+") : title, width: width)
-        }
         let visible = max(0, area.height - 1)
         let selectedIndex = state.selection.flatMap { ids.firstIndex(of: $0) }
         let offset = TableView.scrolledOffset(selected: selectedIndex, offset: interaction.map.tableOffset, visibleRows: visible, count: ids.count)
         let shown = Array(ids[min(offset, ids.count)..<min(ids.count, offset + visible)])
+        // What the rows on screen need, so that a wide pane does not cut a name it has room for.
+        var wanted: [ViewState.SortColumn: Int] = [:]
+        for id in shown {
+            guard let record = model.operations[id] else { continue }
+            let name = TerminalText.width(TerminalText.visible(record.displayName)) + (record.isAsynchronous ? 3 : 0)
+            let queue = TerminalText.width(TerminalText.visible(record.queue.flatMap { model.queues[$0]?.name } ?? "-"))
+            wanted[.name] = max(wanted[.name] ?? 0, name)
+            wanted[.queue] = max(wanted[.queue] ?? 0, queue)
+        }
+        // The tag mark and every digit of the largest id listed (a long run passes 10,000).
+        let layout = Self.layout(width: area.width, idWidth: 1 + String(ids.max()?.rawValue ?? 0).count, wanted: wanted)
+        let columns = layout.map { column, width in
+            let title = column == .priority ? "PRIO" : column.title
+            return TableView.Column(column == state.table.sort ? title + (state.table.descending ? "-" : "+") : title, width: width)
+        }
         let now = model.now
         let rows: [[TextBlock.Span]] = shown.map { id in
             guard let record = model.operations[id] else { return [] }

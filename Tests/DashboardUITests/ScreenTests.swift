@@ -45,6 +45,27 @@ struct ScreenTests {
                 "\(end[top...bottom].joined(separator: "\n"))")
     }
 
+    @Test("a wide screen does not cut what it has room for: a long queue and operation name whole at 200 columns, cut at 80")
+    func wideNames() {
+        var script = EventScript()
+        script.queue(1, "NSOperationQueue Main Queue")
+        script.queue(2, "com.example.thumbs")
+        script.add(1, queue: 1, "refresh-badge-and-counters")
+        script.add(2, queue: 2, "render-thumbnail-7", async: true)
+        let model = script.model()
+        let wide = screen(model, dashboard(model, select: 1), width: 200, height: 60).0.lines()
+        #expect(wide.contains { $0.hasPrefix(" q1 NSOperationQueue Main Queue ") || $0.hasPrefix("▸q1 NSOperationQueue Main Queue ") },
+                "the queue line: \(wide.prefix(4).joined(separator: "\n"))")
+        #expect(wide.contains { $0.contains("q2 com.example.thumbs ") }, "\(wide.prefix(4).joined(separator: "\n"))")
+        let row = wide.first { $0.contains("render-thumbnail") } ?? ""
+        #expect(row.contains("render-thumbnail-7 ⇄") && row.contains("com.example.thumbs "), "\(row)")
+        #expect(!row.contains("…"), "\(row)")
+        // 80 columns: cut, with the mark that says so, and the row still fits.
+        let narrow = screen(model, dashboard(model, select: 1), width: 80, height: 24).0.lines()
+        let cut = narrow.first { $0.contains("render-thu") } ?? ""
+        #expect(cut.contains("…") && TerminalText.width(cut) <= 80, "\(cut)")
+    }
+
     @Test("the main screen, 120x40")
     func main() {
         let model = pipelineScript().model()

@@ -68,6 +68,14 @@ struct DashboardFixesTerminalTests {
         #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
     }
 
+    @Test("200x60: the main queue's name is whole on its queue line")
+    func wideQueueNames() {
+        let wide = Tmux("\(Tmux.opscope) demo tour", width: 200, height: 60)
+        wide.wait(for: "the whole name on the queue line") { $0.contains("q6 NSOperationQueue Main Queue ") }
+        wide.send("q")
+        #expect(wide.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
     @Test("the tour's main-queue work shows up (it lasts long enough to be sampled)")
     func mainQueueVisible() {
         let tmux = Tmux("\(Tmux.opscope) demo tour")
