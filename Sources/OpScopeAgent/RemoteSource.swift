@@ -22,12 +22,21 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
     private var primaryClaimed = false
     private let primary: RemoteLink
 
+    /// Whether this console refuses to send commands (`opscope attach --readonly`): a console
+    /// for watching a program, which a stray key cannot change.
+    public let readOnly: Bool
+
+    /// Why a read-only console sends no command.
+    public static let readOnlyReason = "read-only console (opscope attach --readonly): it sends the program no commands"
+
     /// Connects to the agent at `path` and greets it; throws one clear error (nobody there,
-    /// another user's program, a version mismatch, a refusal).
-    public init(path: String, reconnects: Bool = true, client: String = "opscope") throws(AttachError) {
+    /// another user's program, a version mismatch, a refusal). `readOnly`: the console refuses
+    /// every command itself, whatever the program's agent would take.
+    public init(path: String, reconnects: Bool = true, client: String = "opscope", readOnly: Bool = false) throws(AttachError) {
         self.path = path
         self.reconnects = reconnects
         self.client = client
+        self.readOnly = readOnly
         primary = try RemoteLink(path: path, mode: .stream, reconnects: reconnects, client: client)
         links = [primary]
     }
@@ -41,7 +50,7 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
         // One look at the link: a reconnection changes the program and the status together.
         let (welcome, status) = primary.currentWelcomeAndStatus
         return SourceInfo(kind: .remote, program: "\(welcome.program) (pid \(welcome.processID))",
-                          commandsRefused: welcome.commandsRefused, status: RemoteLink.text(of: status))
+                          commandsRefused: readOnly ? Self.readOnlyReason : welcome.commandsRefused, status: RemoteLink.text(of: status))
     }
 
     /// The dashboard's caption for an attached program: `attached to NAME (pid N)`, with
@@ -88,7 +97,9 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
 
     /// Sends the command to the program and waits for its reply.
     public func perform(_ command: MonitorCommand) -> Result<CommandReceipt, CommandError> {
-        primary.perform(command)
+        // Refused here, not sent: a read-only console never reaches the program's commands.
+        if readOnly { return .failure(CommandError(.unsupported, Self.readOnlyReason)) }
+        return primary.perform(command)
     }
 
     /// The program's work templates.

@@ -22,6 +22,9 @@ struct AttachCommand: ParsableCommand {
     @Flag(name: .customLong("no-reconnect"), help: "Quit when the program exits instead of waiting for it to come back.")
     var noReconnect = false
 
+    @Flag(name: .customLong("readonly"), help: "Watch without the power to change: cancel, suspend, concurrency and add are refused.")
+    var readOnly = false
+
     @Flag(help: "Only list the programs that can be attached to.")
     var list = false
 
@@ -39,7 +42,7 @@ struct AttachCommand: ParsableCommand {
             guard let only = try choose() else { return }
             path = only
         }
-        let remote = try RemoteSource(path: path, reconnects: !noReconnect, client: OpScopeCommand.version)
+        let remote = try RemoteSource(path: path, reconnects: !noReconnect, client: OpScopeCommand.version, readOnly: readOnly)
         defer { remote.close() }
         var options = terminal.sessionOptions
         // From the source, not from the first welcome: after a reconnection the socket may serve

@@ -106,6 +106,35 @@ struct AttachSessionTests {
         _ = second
     }
 
+    @Test("--readonly: the console says read-only, refuses s, c and :max itself, and the program gets no command")
+    func readOnlyConsole() throws {
+        let folder = SocketFolder()
+        let path = folder.path + "/agent.sock"
+        let (agent, queue) = try serve("watched-program", queue: "alpha-q", at: path)
+        defer { agent.stop() }
+        let remote = try RemoteSource(path: path, reconnects: false, readOnly: true)
+        defer { remote.close() }
+        let terminal = TestTerminal(width: 120, height: 40)
+        var session = attachedSession(remote)
+        #expect(run(&session, on: terminal) { title($0).contains("attached to watched-program") && $0.text.contains("alpha-q") },
+                "\(terminal.text)")
+        #expect(title(terminal).contains(", read-only"), "\(title(terminal))")
+        for keys in [[Key.character("s")], [Key.character("c")], [Key.character(":")] + "max 3".map { Key.character($0) } + [Key.enter]] {
+            terminal.send(keys)
+            #expect(run(&session, on: terminal) { statusLine($0).contains("read-only console") }, "\(keys): \(terminal.text)")
+            terminal.send(.escape)
+            _ = session.step(on: terminal)
+        }
+        if case .failure(let error) = remote.perform(.setSuspended(queue: QueueID(1), suspended: false)) {
+            #expect(error.message == RemoteSource.readOnlyReason)
+        } else {
+            Issue.record("a read-only console sent a command")
+        }
+        #expect(queue.isSuspended, "the program's queue is as it was")
+        #expect(agent.statistics.commandsPerformed == 0 && agent.statistics.commandsRefused == 0,
+                "nothing reached the agent: \(agent.statistics)")
+    }
+
     @Test("the source's status replaces an older message in the status line")
     func statusOutdatesMessages() throws {
         let folder = SocketFolder()

@@ -80,6 +80,33 @@ struct AttachTerminalTests {
         expectSaneTerminal(after)
     }
 
+    @Test("attach --readonly at 80x24: read-only in the title; c is refused by the console and the demo receives nothing")
+    func readOnlyConsole() throws {
+        let runtime = Runtime()
+        let demo = Tmux(runtime.run("\(Tmux.opscope) demo stuck --serve"))
+        demo.wait(for: "the serving demo") { $0.contains("attach from another terminal: opscope attach") }
+        guard let pid = demo.programPID() else {
+            Issue.record("no demo pid")
+            return
+        }
+        let console = Tmux(runtime.run("\(Tmux.opscope) attach --readonly \(pid)"), width: 80, height: 24)
+        console.wait(for: "the read-only console") { $0.contains("read-only") && $0.contains("q2 paused") }
+        console.send("j")
+        console.send("c")
+        console.wait(for: "the console's refusal") { $0.contains("read-only console") }
+        console.send(":")
+        console.send("resume 2")
+        console.send("Enter")
+        let refused = console.wait(for: "the refusal of :resume") { $0.contains("read-only console") && $0.contains("SUSPENDED") }
+        #expect(!refused.contains("Cancel #2"), "no confirmation is asked for a command that cannot be sent:\n\(refused)")
+        // The demo's pane logs every console's command; none came.
+        #expect(!demo.screen().contains("a console:"), "\(demo.screen())")
+        console.send("q")
+        #expect(console.wait(for: "the console's exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+        Tmux.run(["kill", "-TERM", "\(pid)"])
+        demo.wait(for: "the demo's exit") { $0.contains("EXIT=0") }
+    }
+
     @Test("killed outright (SIGKILL), then started again at the same socket: the console reconnects; --no-reconnect quits")
     func reconnectAfterKill() throws {
         let runtime = Runtime()
