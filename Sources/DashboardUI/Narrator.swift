@@ -95,8 +95,15 @@ public enum Narrator {
             return "\(name) \(where_): isReady false, though it has no dependency: a condition of its own holds it, "
                 + "and the queue must be told when that changes"
         }
-        let waits = unfinished.isEmpty ? "" : " until \(list(unfinished, model)) finish\(unfinished.count == 1 ? "es" : "")"
-        return "\(name) \(where_): isReady false\(waits)"
+        guard unfinished.isEmpty else {
+            return "\(name) \(where_): isReady false until \(list(unfinished, model)) finish\(unfinished.count == 1 ? "es" : "")"
+        }
+        // Every dependency it lists finished, as far as the stream saw, yet it is not ready: the
+        // queue was not told of a finish (or a condition of its own holds it). Never a bare
+        // "isReady false": the reason is what the lesson is about.
+        let finished = list(info.dependencies, model)
+        return "\(name) \(where_): isReady false though \(finished) finished: Foundation counts a dependency finished only "
+            + "when told (its isFinished notification), or a condition of its own holds it"
     }
 
     private static func ready(_ id: OperationID, _ isReady: Bool, _ model: DashboardModel) -> String {

@@ -158,6 +158,20 @@ struct TeachingTests {
         #expect(texts.contains("#3 apply-update added to q1 'sync': isReady false until #2 upload finishes"), "dependencies: as before")
     }
 
+    @Test("an operation added not ready whose dependencies all finished: the narration gives the reason, never a bare isReady false")
+    func narrationFinishedDependencies() {
+        var script = EventScript()
+        script.queue(1, "wrong", max: 2)
+        script.add(1, queue: 1, "wrong-async-1", async: true)
+        script.start(1)
+        script.finish(1)
+        script.add(2, queue: 1, "use-wrong-1", after: [1], ready: false)
+        let text = sentence(script) ?? ""
+        #expect(text == "#2 use-wrong-1 added to q1 'wrong': isReady false though #1 wrong-async-1 finished: Foundation counts a "
+                    + "dependency finished only when told (its isFinished notification), or a condition of its own holds it", "\(text)")
+        #expect(!text.hasSuffix("isReady false"))
+    }
+
     @Test("Home in the narration view shows the first page of the log, not its first entry alone")
     func narrationHome() {
         var dashboard = Interaction()
