@@ -97,6 +97,10 @@ public struct Interaction: Sendable {
         case .toggleHideFinished:
             state.table.hideFinished.toggle()
             status(state.table.hideFinished ? "finished operations hidden (H shows them)" : "finished operations shown")
+        case .toggleFollow:
+            state.table.follow.toggle()
+            status(state.table.follow ? "following the selected operation, also when it finishes (F: keep the place instead)"
+                   : "the selection keeps its place among the live rows when its operation finishes (F follows it)")
         case .toggleGraphLayout: toggleGraphLayout()
         case .toggleGraphFollow: return toggleGraphFollow(model)
         case .panLeft: return panGraph(left: true)
@@ -364,6 +368,8 @@ public struct Interaction: Sendable {
         }
         if let queue = state.queue, model.queues[queue] == nil { state.queue = nil }
         let shown = OperationRows.Visibility(model, state.table)
+        defer { state.table.liveSelection = state.selection.flatMap { id in model.operations[id].map { $0.state != .finished } == true ? id : nil } }
+        keepPlace(model, shown)
         if let displaced = state.table.displacedSelection, shown.includes(displaced) {
             state.selection = displaced
             state.table.displacedSelection = nil
@@ -378,6 +384,21 @@ public struct Interaction: Sendable {
         let first = rows(model).first
         state.selection = first
         if state.queue == nil { state.queue = first.flatMap { model.operations[$0]?.queue } ?? model.queues.ids.min() }
+    }
+
+    /// A selected operation that finished since the last look sinks below the live rows: unless
+    /// the table follows it (`F`), the selection goes to the live row after it in the last frame
+    /// (before it, at the end), so the view keeps its place. Only while live work is listed
+    /// first: otherwise a finish moves no row.
+    private mutating func keepPlace(_ model: DashboardModel, _ shown: OperationRows.Visibility) {
+        let table = state.table
+        guard !table.follow, table.liveFirst, table.sort != .state, let id = state.selection, table.liveSelection == id,
+              model.operations[id]?.state == .finished else { return }
+        let previous = map.rows.ids
+        guard let index = previous.firstIndex(of: id) else { return }
+        func live(_ other: OperationID) -> Bool { shown.includes(other) && model.operations[other].map { $0.state != .finished } == true }
+        let next = previous[(index + 1)...].first(where: live) ?? previous[..<index].last(where: live)
+        if let next { state.selection = next }
     }
 
     /// The table's rows for `model`, from the last frame's when they still hold.

@@ -17,6 +17,8 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
     case stepBack, seekBack, seekForward, previousMark, nextMark
     /// Table order and contents.
     case sortLeft, sortRight, invertSort, toggleHideFinished
+    /// Whether the selection follows its operation when it finishes and sinks below the live work.
+    case toggleFollow
     /// Debugging: the next and previous stuck operation.
     case nextStuck, previousStuck
     /// Teaching: narration on and off, the legend.
@@ -107,6 +109,8 @@ public enum KeyBindings {
         Binding(keys: keys(">"), label: ">", help: "sort by the column to the right", action: .sortRight),
         Binding(keys: keys("I"), label: "I", help: "invert the sort order", action: .invertSort),
         Binding(keys: keys("H"), label: "H", help: "hide / show finished operations", action: .toggleHideFinished),
+        Binding(keys: keys("F"), label: "F", help: "follow the selected operation when it finishes and sinks below the live work (htop's F); "
+                    + "off, the selection keeps its place among the live rows", action: .toggleFollow),
         Binding(keys: keys("g"), label: "g", help: "graph: the selection's group / every group, stuck first (g again folds what Enter opened)",
                 action: .toggleGraphLayout, bar: (8, "g", "Graph")),
         Binding(keys: keys("f"), label: "f", help: "graph stays on the selection's blocking chain, down to its root cause, until f again",

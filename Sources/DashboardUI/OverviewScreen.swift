@@ -152,6 +152,7 @@ struct OverviewScreen: ScreenView {
         if !table.filter.isEmpty { title += " /\(table.filter)" }
         if table.hideFinished { title += " (finished hidden)" }
         title += "  sort \(table.sort.title)\(mark)"
+        if table.follow { title += "  following" }
         if !OperationsPane.layout(width: width).contains(where: { $0.column == table.sort }) {
             title += " (column hidden: too narrow)"
         }

@@ -73,6 +73,14 @@ public struct ViewState: Sendable, Equatable {
         public var liveFirst = true
         /// Finished operations left out (`H`).
         public var hideFinished = false
+        /// The selection follows its operation when it finishes and sinks below the live work
+        /// (`F`). Off, the default, a selected operation that finishes hands the selection to the
+        /// live row after it, so that a monitor keeps live work in view.
+        public var follow = false
+        /// The selected operation, when it was unfinished at the last look: that operation
+        /// finishing is what moves the selection (when `follow` is off), not a finished one
+        /// chosen on purpose.
+        var liveSelection: OperationID?
         /// The selection a filter change moved away from: it comes back as soon as a later
         /// filter shows it again, so that narrowing and widening a filter does not lose it.
         public var displacedSelection: OperationID?

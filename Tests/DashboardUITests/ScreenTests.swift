@@ -66,6 +66,42 @@ struct ScreenTests {
         #expect(cut.contains("…") && TerminalText.width(cut) <= 80, "\(cut)")
     }
 
+    @Test("a selected operation that finishes hands the selection to the next live row; with F it is followed below")
+    func selectionKeepsItsPlace() {
+        var script = EventScript()
+        script.queue(1, "work", max: 2)
+        for id in 1...4 { script.add(id, queue: 1, "job-\(id)") }
+        script.start(1)
+        script.start(2)
+        let before = script.model()
+        var board = dashboard(before, select: 1)
+        board.map = screen(before, board).1
+        script.finish(1)
+        let after = script.model()
+        var following = board
+        board.keepSelectionValid(after)
+        #expect(board.state.selection == 2, "the live row after #1 is selected: \(String(describing: board.state.selection))")
+        let lines = screen(after, board).0.lines()
+        #expect(lines.contains { $0.contains("Graph around #2") }, "\(lines.joined(separator: "\n"))")
+
+        // F: the selection follows #1 down to the finished rows, and the title says so.
+        press([.character("F")], &following, before)
+        #expect(following.state.table.follow)
+        following.keepSelectionValid(after)
+        #expect(following.state.selection == 1)
+        #expect(screen(after, following).0.lines().contains { $0.contains("sort ID▲  following") })
+        // Not finishing moves nothing: a start keeps the selection where it is.
+        var other = EventScript()
+        other.queue(1, "work", max: 2)
+        for id in 1...2 { other.add(id, queue: 1, "job-\(id)") }
+        let waiting = other.model()
+        var still = dashboard(waiting, select: 2)
+        still.map = screen(waiting, still).1
+        other.start(2)
+        still.keepSelectionValid(other.model())
+        #expect(still.state.selection == 2)
+    }
+
     @Test("the main screen, 120x40")
     func main() {
         let model = pipelineScript().model()

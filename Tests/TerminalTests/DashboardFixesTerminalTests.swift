@@ -68,6 +68,49 @@ struct DashboardFixesTerminalTests {
         #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
     }
 
+    /// The id the graph pane is around (the selection), and whether that id's row says finished.
+    private static func selection(_ screen: String) -> (id: Int, finished: Bool)? {
+        guard let range = screen.range(of: "Graph around #") else { return nil }
+        let id = Int(screen[range.upperBound...].prefix { $0.isNumber }) ?? -1
+        let row = screen.split(separator: "\n").first { line in
+            line.hasPrefix("│") && line.dropFirst().split(separator: " ").first == Substring(String(id))
+        }
+        return row.map { (id, $0.contains("finished")) }
+    }
+
+    @Test("a monitor keeps live work in view: the selected operation finishes, the selection stays among the live rows; F follows it")
+    func selectionKeepsLiveWorkInView() {
+        let tmux = Tmux("\(Tmux.opscope) demo pipeline")
+        tmux.wait(for: "the dashboard") { $0.contains("Graph around #") }
+        tmux.send("Home")
+        let first = tmux.wait(for: "an executing operation selected") { screen in
+            screen.contains("executing") && Self.selection(screen).map { !$0.finished } == true
+        }
+        guard let chosen = Self.selection(first)?.id else {
+            Issue.record("no selection:\n\(first)")
+            return
+        }
+        // Its finish comes by the demo's own pace: the selection moves on to a live row then.
+        let after = tmux.wait(for: "#\(chosen) finished, the selection on a live row") { screen in
+            guard let now = Self.selection(screen) else { return false }
+            return now.id != chosen && !now.finished
+        }
+        #expect(!after.contains("following"), "\(after)")
+        // F: the selection stays with its operation, down to the finished rows.
+        tmux.send("F")
+        tmux.wait(for: "following") { $0.contains("following") }
+        tmux.send("Home")
+        let followed = tmux.wait(for: "an executing operation selected, followed") { screen in
+            Self.selection(screen).map { !$0.finished } == true
+        }
+        guard let kept = Self.selection(followed)?.id else { return }
+        tmux.wait(for: "#\(kept) followed to its finish") { screen in
+            Self.selection(screen).map { $0.id == kept && $0.finished } == true
+        }
+        tmux.send("q")
+        #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
     @Test("200x60: the main queue's name is whole on its queue line")
     func wideQueueNames() {
         let wide = Tmux("\(Tmux.opscope) demo tour", width: 200, height: 60)
