@@ -123,7 +123,7 @@ final class RemoteLink: @unchecked Sendable {
         lock.lock()
         guard status == .connected else {
             lock.unlock()
-            return .failure(CommandError(.unsupported, "not sent: \(Self.text(of: status) ?? "not connected")"))
+            return .failure(CommandError(.unsupported, "not sent: \(Self.text(of: status, path: path) ?? "not connected")"))
         }
         let id = nextRequest
         nextRequest += 1
@@ -163,13 +163,27 @@ final class RemoteLink: @unchecked Sendable {
         if current >= 0 { shutdown(current, Int32(SHUT_RDWR)) }
     }
 
-    /// One line for the dashboard while the link is down.
-    static func text(of status: LinkStatus) -> String? {
+    /// One line for the dashboard while the link is down. Reconnecting to a socket named after
+    /// a process id (`PID.sock`, as a program serves by default) says what to do as well: a
+    /// program started again has another process id, so another socket, and is never found at
+    /// this one.
+    static func text(of status: LinkStatus, path: String) -> String? {
         switch status {
         case .connected: nil
+        case .reconnecting(let reason) where isProcessSocket(path):
+            "\(reason) — last state kept, reconnecting… (started again, it serves at a new socket: q, then opscope attach; "
+                + "serve with --socket PATH to be found again)"
         case .reconnecting(let reason): "\(reason) — last state kept, reconnecting…"
         case .ended(let reason): "\(reason) — last state kept"
         }
+    }
+
+    /// Whether `path` names a process's own socket, `PID.sock`.
+    static func isProcessSocket(_ path: String) -> Bool {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard name.hasSuffix(".sock") else { return false }
+        let stem = name.dropLast(5)
+        return !stem.isEmpty && stem.allSatisfy(\.isASCII) && stem.allSatisfy(\.isNumber)
     }
 
     private func send(_ frame: [UInt8]) -> Bool {

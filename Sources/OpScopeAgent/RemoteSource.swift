@@ -50,7 +50,7 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
         // One look at the link: a reconnection changes the program and the status together.
         let (welcome, status) = primary.currentWelcomeAndStatus
         return SourceInfo(kind: .remote, program: "\(welcome.program) (pid \(welcome.processID))",
-                          commandsRefused: readOnly ? Self.readOnlyReason : welcome.commandsRefused, status: RemoteLink.text(of: status))
+                          commandsRefused: readOnly ? Self.readOnlyReason : welcome.commandsRefused, status: RemoteLink.text(of: status, path: path))
     }
 
     /// The dashboard's caption for an attached program: `attached to NAME (pid N)`, with

@@ -106,6 +106,33 @@ struct AttachSessionTests {
         _ = second
     }
 
+    @Test("a program's own socket (PID.sock) gone: reconnecting says a restarted program is at a new socket and what to do")
+    func processSocketHint() throws {
+        let folder = SocketFolder()
+        let path = folder.path + "/4242.sock"
+        var (agent, queue) = try serve("served-program", queue: "alpha-q", at: path)
+        let remote = try RemoteSource(path: path, reconnects: true)
+        defer { remote.close() }
+        let terminal = TestTerminal(width: 120, height: 40)
+        var session = attachedSession(remote)
+        #expect(run(&session, on: terminal) { $0.text.contains("alpha-q") }, "\(terminal.text)")
+        agent.stop()
+        #expect(run(&session, on: terminal) { $0.text.contains("started again, it serves at a new socket: q, then opscope attach") },
+                "\(terminal.text)")
+        _ = queue
+        // A path of the program's choosing (--socket) is where it comes back: no such hint.
+        let chosen = folder.path + "/agent.sock"
+        (agent, _) = try serve("served-program", queue: "beta-q", at: chosen)
+        let other = try RemoteSource(path: chosen, reconnects: true)
+        defer { other.close() }
+        var second = attachedSession(other)
+        let screen = TestTerminal(width: 120, height: 40)
+        #expect(run(&second, on: screen) { $0.text.contains("beta-q") }, "\(screen.text)")
+        agent.stop()
+        #expect(run(&second, on: screen) { $0.text.contains("reconnecting…") }, "\(screen.text)")
+        #expect(!screen.text.contains("new socket"), "\(screen.text)")
+    }
+
     @Test("--readonly: the console says read-only, refuses s, c and :max itself, and the program gets no command")
     func readOnlyConsole() throws {
         let folder = SocketFolder()

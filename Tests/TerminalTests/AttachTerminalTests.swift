@@ -70,9 +70,11 @@ struct AttachTerminalTests {
         Tmux.run(["kill", "-TERM", "\(pid)"])
         demo.wait(for: "the demo's exit") { $0.contains("removed") && $0.contains("EXIT=0") }
         #expect(!FileManager.default.fileExists(atPath: socket))
-        console.wait(for: "program exited, last state kept") { screen in
+        let gone = console.wait(for: "program exited, last state kept") { screen in
             screen.contains("program exited") && screen.contains("q2 paused") && screen.contains("render-feed")
         }
+        // Attached by process id: a restart would serve elsewhere, and the console says so.
+        #expect(gone.contains("serves at a new socket"), "\(gone)")
         second.wait(for: "program exited in the second console") { $0.contains("program exited") }
         console.send("q")
         let after = console.wait(for: "the console's exit") { $0.contains("EXIT=") && $0.contains("speed") }
