@@ -5,7 +5,9 @@ import OperationEvents
 /// lanes when its operations overlap, since slices on one track must nest), one complete slice
 /// (`X`) per operation run, flow arrows (`s` → `f`) from each dependency's run to its
 /// dependent's, instant events (`i`) for cancellations, lost finishes, lost events and
-/// warnings appearing (on a track of their own).
+/// warnings appearing (on a track of their own), and each operation's wait before it started as
+/// an async slice (`b` … `e`, category `wait`), to the end of the recording for work that never
+/// started.
 ///
 /// Operations the first keyframe holds (what ran before the recording started, as far as it was
 /// retained) are included; runs still open at the end are closed there and marked `unfinished`.
@@ -20,6 +22,9 @@ public enum PerfettoExport {
         public var instants = 0
         /// Tracks (threads) used.
         public var tracks = 0
+        /// Waits (async slices from an operation's add to its start, or to the end of the
+        /// recording for one that never started).
+        public var waits = 0
     }
 
     /// Writes the trace of `recording`, handing the text to `output` in chunks.
@@ -79,6 +84,7 @@ public enum PerfettoExport {
             ("timeZeroMonitorTime", String(base)),
         ]))
         let counts = tracker.writer.counts
-        return Summary(slices: counts["X"] ?? 0, flows: counts["s"] ?? 0, instants: counts["i"] ?? 0, tracks: tracker.trackCount)
+        return Summary(slices: counts["X"] ?? 0, flows: counts["s"] ?? 0, instants: counts["i"] ?? 0, tracks: tracker.trackCount,
+                       waits: counts["b"] ?? 0)
     }
 }

@@ -33,6 +33,8 @@ struct RunTracker {
     private var lanes: [QueueID?: [Lane]] = [:]
     private var open: [OperationID: Run] = [:]
     private var done: [OperationID: Run] = [:]
+    /// Operations waiting to start: since when (their wait's `b` event is written).
+    private var waiting: [OperationID: UInt64] = [:]
     private var nextTid = 2
     private var nextFlow = 1
     /// Tracks used, the warnings track included.
@@ -71,12 +73,20 @@ struct RunTracker {
         switch rule {
         case .announcement(let info):
             infos[id] = Info(name: info.displayName, queue: info.queue, type: info.typeName, dependencies: info.dependencies)
-            if info.isExecuting, open[id] == nil { try start(id, at: time) }
+            if info.isExecuting, open[id] == nil {
+                try start(id, at: time)
+            } else if open[id] == nil, done[id] == nil, waiting[id] == nil {
+                try beginWait(id, at: time)
+            }
         case .dependencyAdded(let dependency): infos[id]?.dependencies.append(dependency)
         case .dependencyRemoved(let dependency): infos[id]?.dependencies.removeAll { $0 == dependency }
         case .start: if open[id] == nil { try start(id, at: time) }
-        case .finish(let cancelled): try finish(id, at: time, cancelled: cancelled)
-        case .release: try finish(id, at: time, cancelled: false)
+        case .finish(let cancelled):
+            try endWait(id, at: time, cancelled: cancelled)
+            try finish(id, at: time, cancelled: cancelled)
+        case .release:
+            try endWait(id, at: time, cancelled: false)
+            try finish(id, at: time, cancelled: false)
         case .cancellation: try instant("cancelled " + label(id), of: id, at: time)
         case .readiness:
             break // not drawn: the run is
@@ -98,6 +108,24 @@ struct RunTracker {
                                     dependencies: record.dependencies)
             if record.startedAt != nil, open[record.id] == nil, done[record.id] == nil { history.append(record) }
         }
+        // Waits the keyframe shows: those still going on begin at their add; those of runs it
+        // shows are written whole before the runs.
+        for record in history.sorted(by: { $0.id < $1.id }) where waiting[record.id] == nil {
+            try beginWait(record.id, at: record.addedAt)
+            try endWait(record.id, at: max(record.addedAt, record.startedAt!), cancelled: false)
+        }
+        var stillWaiting: [OperationRecord] = []
+        state.operations.forEach { pointer in
+            let record = pointer.pointee
+            if record.startedAt == nil, record.finishedAt == nil, waiting[record.id] == nil, open[record.id] == nil { stillWaiting.append(record) }
+        }
+        for record in stillWaiting.sorted(by: { $0.id < $1.id }) { try beginWait(record.id, at: min(record.addedAt, time)) }
+        // Waits the keyframe shows over: ended where the state says (its start, or its finish).
+        for id in waiting.keys.sorted() {
+            let record = state[id]
+            guard record == nil || record?.startedAt != nil || record?.finishedAt != nil else { continue }
+            try endWait(id, at: record?.startedAt ?? record?.finishedAt ?? time, cancelled: record?.isCancelled ?? false)
+        }
         for id in open.keys.sorted() {
             if let record = state[id] {
                 if let finishedAt = record.finishedAt { try finish(id, at: max(finishedAt, open[id]!.start), cancelled: record.isCancelled) }
@@ -114,7 +142,34 @@ struct RunTracker {
 
     /// Closes the runs still open when the recording ends.
     mutating func closeAll(at time: UInt64) throws {
+        for id in waiting.keys.sorted() { try endWait(id, at: time, cancelled: false, neverStarted: true) }
         for id in open.keys.sorted() { try finish(id, at: max(time, open[id]!.start), cancelled: false, unfinished: true) }
+    }
+
+    // MARK: Waits
+
+    /// A wait is an async slice (`b` … `e`, category `wait`, one id per operation): waits of
+    /// one queue overlap freely, which slices on a thread track may not, and Perfetto lays
+    /// async slices out in rows of their own. It runs from the add to the start, to the finish
+    /// of one cancelled before it ran, or to the recording's end for one that never started.
+    private mutating func beginWait(_ id: OperationID, at time: UInt64) throws {
+        waiting[id] = time
+        let queue = infos[id]?.queue
+        if lanes[queue] == nil { _ = try freeLane(of: queue, at: time) }
+        try writer.event(phase: "b", name: "wait " + label(id), tid: lanes[queue]![0].tid, ts: micros(time),
+                         fields: [("cat", "\"wait\""), ("id", TraceWriter.quoted("wait-\(id.rawValue)")),
+                                  ("args", TraceWriter.object([("operation", String(id.rawValue)),
+                                                               ("queue", TraceWriter.quoted(queueTitle(queue)))]))])
+    }
+
+    private mutating func endWait(_ id: OperationID, at time: UInt64, cancelled: Bool, neverStarted: Bool = false) throws {
+        guard let since = waiting.removeValue(forKey: id) else { return }
+        let queue = infos[id]?.queue
+        var args: [(String, String)] = []
+        if cancelled { args.append(("cancelled", "true")) }
+        if neverStarted { args.append(("neverStarted", "true")) }
+        try writer.event(phase: "e", name: "wait " + label(id), tid: lanes[queue]![0].tid, ts: micros(max(time, since)),
+                         fields: [("cat", "\"wait\""), ("id", TraceWriter.quoted("wait-\(id.rawValue)")), ("args", TraceWriter.object(args))])
     }
 
     /// A warning (or a loss) on the warnings track.
@@ -125,6 +180,7 @@ struct RunTracker {
     // MARK: Runs
 
     private mutating func start(_ id: OperationID, at time: UInt64) throws {
+        try endWait(id, at: time, cancelled: false)
         let queue = infos[id]?.queue
         let lane = try freeLane(of: queue, at: time)
         lanes[queue]![lane].holder = id

@@ -12,8 +12,9 @@ struct ExportCommand: ParsableCommand {
         abstract: "Export a recording: a Perfetto / Chrome trace, OpenTelemetry spans, the JSON report, or the dependency graph.",
         discussion: """
             perfetto: trace-event JSON that ui.perfetto.dev and chrome://tracing open (one track per queue, split into \
-            lanes where operations overlap; one slice per operation run; arrows for dependencies; instants for \
-            cancellations and warnings). otlp: one span per operation (added to finished, a 'started' event where \
+            lanes where operations overlap; one slice per operation run; each wait from add to start as an async \
+            slice, to the end for work that never started; arrows for dependencies; instants for cancellations and \
+            warnings). otlp: one span per operation (added to finished, a 'started' event where \
             the wait ends, dependencies as links, warnings as events; unfinished work ends at the recording's end with \
             an error status) sent to an OpenTelemetry collector over OTLP/HTTP at --endpoint (needs a build with \
             --traits OTLP). otlp-json: the same spans as OTLP's JSON file form (one ExportTraceServiceRequest). json: the report (as opscope report --json) at --at or at the end. dot and \
@@ -90,8 +91,8 @@ struct ExportCommand: ParsableCommand {
                 throw ValidationError(error.description)
             }
             if output != nil {
-                print("wrote \(output!): \(summary.slices) operation runs on \(summary.tracks) tracks, \(summary.flows) dependency arrows, "
-                      + "\(summary.instants) instant events; open it at ui.perfetto.dev or chrome://tracing")
+                print("wrote \(output!): \(summary.slices) operation runs on \(summary.tracks) tracks, \(summary.waits) waits, "
+                      + "\(summary.flows) dependency arrows, \(summary.instants) instant events; open it at ui.perfetto.dev or chrome://tracing")
             }
         case .text, .json, .dot, .mermaid:
             let model = try model(recording)

@@ -31,6 +31,7 @@ struct PerfettoExportTests {
         var slices: [Int: [(start: Double, end: Double)]] = [:]
         var open: [Int: [String]] = [:]
         var flows: [String: (starts: Int, ends: Int)] = [:]
+        var waits: [String: (begins: [Double], ends: [Double])] = [:]
         var namedTracks: Set<Int> = []
         var usedTracks: Set<Int> = []
         for event in events {
@@ -53,6 +54,10 @@ struct PerfettoExportTests {
             case "s", "f":
                 let id = try #require(event["id"].map { "\($0)" }, "flow id", sourceLocation: sourceLocation)
                 if phase == "s" { flows[id, default: (0, 0)].starts += 1 } else { flows[id, default: (0, 0)].ends += 1 }
+            case "b", "e":
+                // Async slices: a begin and an end per category and id, the end not before the begin.
+                let key = "\(event["cat"] ?? "")/\(try #require(event["id"].map { "\($0)" }, "async id", sourceLocation: sourceLocation))"
+                if phase == "b" { waits[key, default: ([], [])].begins.append(ts) } else { waits[key, default: ([], [])].ends.append(ts) }
             case "i":
                 #expect(["t", "p", "g"].contains(event["s"] as? String ?? "t"), sourceLocation: sourceLocation)
             default:
@@ -64,6 +69,8 @@ struct PerfettoExportTests {
         #expect(unmatched == 0, "unmatched B events", sourceLocation: sourceLocation)
         let unpaired = flows.values.filter { $0.starts != 1 || $0.ends != 1 }.count
         #expect(unpaired == 0, "flows paired", sourceLocation: sourceLocation)
+        let unpairedWaits = waits.filter { $0.value.begins.count != 1 || $0.value.ends.count != 1 || $0.value.ends[0] < $0.value.begins[0] }
+        #expect(unpairedWaits.isEmpty, "async slices paired: \(unpairedWaits.keys.sorted().prefix(5))", sourceLocation: sourceLocation)
         #expect(usedTracks.isSubset(of: namedTracks), "every track named", sourceLocation: sourceLocation)
         for (tid, list) in slices {
             // Sorted by start (longer first at equal starts), each slice either inside the one
@@ -121,6 +128,25 @@ struct PerfettoExportTests {
         let process = events.first { $0["name"] as? String == "process_name" }
         #expect((process?["args"] as? [String: Any])?["name"] as? String == "traced \"program\"")
         #expect((json["otherData"] as? [String: Any])?["program"] as? String == "traced \"program\"")
+    }
+
+    @Test("waits are in the trace: each operation's add to its start, and work that never started to the recording's end")
+    func waits() throws {
+        let script = stuckScript()
+        let (json, summary, _) = try export(script)
+        let events = try validate(json)
+        var state = StreamState(retention: StreamRetention(maximumFinished: 100_000))
+        for event in script.events { state.apply(event) }
+        var added = 0, neverStarted: Set<Int> = []
+        state.operations.forEach { pointer in
+            added += 1
+            if pointer.pointee.startedAt == nil, pointer.pointee.finishedAt == nil { neverStarted.insert(Int(pointer.pointee.id.rawValue)) }
+        }
+        let begins = events.filter { $0["ph"] as? String == "b" && $0["cat"] as? String == "wait" }
+        #expect(begins.count == added && summary.waits == added, "a wait per operation added: \(begins.count) of \(added)")
+        let open = events.filter { $0["ph"] as? String == "e" && (($0["args"] as? [String: Any])?["neverStarted"] as? Bool) == true }
+        let openIDs = Set(open.compactMap { ($0["name"] as? String)?.split(separator: " ").dropFirst().first.flatMap { Int($0.dropFirst()) } })
+        #expect(!neverStarted.isEmpty && openIDs == neverStarted, "never started: \(neverStarted.sorted()), marked: \(openIDs.sorted())")
     }
 
     @Test("what ran before the recording started (the first keyframe's history) is in the trace too")
