@@ -63,7 +63,6 @@ public struct FrameComposer: Sendable {
         case .help(let offset):
             HelpOverlay(theme: theme).render(offset: offset, opensAt: state.helpOpensAt, caption: caption,
                                              configuration: model.configuration, into: &buffer, area: body, map: &map)
-        case .legend: Legend.render(theme: theme, into: &buffer, area: body, map: &map)
         case .confirm, nil: break
         }
         // `--ascii`: one last pass, so that no view can leak a Unicode character.
@@ -107,9 +106,9 @@ public struct FrameComposer: Sendable {
         if state.paused { right.append(("PAUSED", theme.warning.with(.reverse), 3)) }
         if state.narration.isOn { right.append(("narrating", theme.title, 5)) }
         right.append(("\(model.operations.count) ops", theme.dim, 4))
-        // At least 10 columns stay for the caption's start. Badges are set apart by ` · `: with
-        // a space alone, `narrating 7 ops` read as one phrase.
-        let separator = " · "
+        // At least 10 columns stay for the caption's start. Badges are set apart: with a space
+        // alone, `narrating 7 ops` read as one phrase.
+        let separator = theme.separator
         let room = width - x - 11
         var kept: Set<Int> = []
         func columns(_ indices: Set<Int>) -> Int {

@@ -188,7 +188,7 @@ struct GraphView {
         } else if rows > height {
             notes.append("rows \(topRow + 1)-\(min(rows, topRow + height)) of \(rows)")
         }
-        memory.note = notes.joined(separator: " · ")
+        memory.note = notes.joined(separator: theme.separator)
         memory.items = items
         memory.before = top > 0 ? drawn(top - 1).items.first?.key : nil
         memory.after = end < count ? drawn(end).items.first?.key : nil

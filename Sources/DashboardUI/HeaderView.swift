@@ -38,11 +38,18 @@ struct HeaderView {
             if row == 0, above > 0 { parts.append("↑ \(above) more") }
             if row == visible - 1, below > 0 { parts.append("↓ \(below) more") }
             var hint = parts.isEmpty ? "" : parts.joined(separator: ", ") + " queue\(above + below == 1 ? "" : "s")"
-            if !hint.isEmpty, area.width >= 110 { hint += " (Tab to the queues, then ↑ ↓)" }
+            let focused = queue.id == state.queue && state.focus == .queues && state.screen == .overview
+            if focused {
+                // Reverse video alone is easy to miss: the line that has the keys says so.
+                let mark = area.width >= 100 ? "◂ keys here: ↑ ↓ s C ( )" : "◂ keys"
+                hint = [mark, hint].filter { !$0.isEmpty }.joined(separator: ", ")
+            } else if !hint.isEmpty, area.width >= 110 {
+                hint += " (Tab to the queues, then ↑ ↓)"
+            }
             let room = hint.isEmpty ? line : Rect(x: line.x, y: y, width: max(0, line.width - hint.count - 2), height: 1)
             draw(queue, model, into: &buffer, line: room, selected: queue.id == state.queue, badgeColumn: badges, nameWidth: names)
             if !hint.isEmpty { buffer.write(hint, x: line.maxX - hint.count, y: y, style: theme.dim, clip: line) }
-            if queue.id == state.queue, state.focus == .queues, state.screen == .overview {
+            if focused {
                 buffer.restyle(line) { $0.attributes.insert(.reverse) }
             }
         }

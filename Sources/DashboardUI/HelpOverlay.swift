@@ -59,7 +59,7 @@ struct HelpOverlay {
         for line in filterLines { wrapped(line, theme.dim) }
         heading("Views")
         for screen in ViewState.Screen.allCases { lines.append([.init("\(screen.rawValue)  ", theme.header), .init(screen.title)]) }
-        heading("Legend")
+        heading(Legend.heading)
         lines += Legend.lines(theme: theme, width: width)
         return lines
     }
@@ -93,62 +93,72 @@ extension HelpOverlay {
     }
 }
 
-/// What the symbols and colours mean: in the help, and on `L`.
-enum Legend {
-    static func lines(theme: Theme, width: Int) -> [[TextBlock.Span]] {
+/// What the symbols and colours mean: the help's last part, where `L` opens it.
+package enum Legend {
+    /// The help's heading for the legend (`L` opens the help there).
+    package static let heading = "Legend"
+
+    /// One mark and what it means.
+    package struct Mark {
+        /// As drawn (the frame's last pass maps it to ASCII under `--ascii`).
+        package var mark: String
+        package var style: Style
+        package var meaning: String
+        /// A state glyph's line: the glyph column is narrower than a word's.
+        var isGlyph = false
+    }
+
+    /// Every mark the dashboard draws, once: the lines below are made from it, and a test keeps
+    /// the marks apart in ASCII as well (each stand-in has one meaning).
+    package static func marks(theme: Theme) -> [Mark] {
         func colour(_ name: String) -> String { theme.color ? " (\(name))" : "" }
         let states: [(OperationState, Bool, Bool, String)] = [
             (.executing, false, false, "executing: isExecuting true" + colour("green")),
             (.ready, false, false, "ready: isReady true, waits for a slot or its turn" + colour("cyan")),
             (.pending, false, false, "pending: isReady false, waits on dependencies or a condition of its own" + colour("yellow")),
             (.finished, false, false, "finished: isFinished true" + colour("grey")),
-            // One line each at 80 columns, so that the legend's first screen keeps its last mark.
             (.pending, true, false, "cancelled: isCancelled true (the state column says if it finished)" + colour("red")),
             (.pending, false, true, "in a dependency cycle: never starts" + colour("magenta")),
         ]
-        var lines: [[TextBlock.Span]] = []
-        for (state, cancelled, cycle, text) in states {
-            // Wrapped as the marks are: with Foundation's key names a state's line is long.
-            for (index, line) in TextWrap.wrap(text, width: max(10, width - 4)).enumerated() {
-                let glyph = index == 0 ? " " + theme.glyph(state: state, cancelled: cancelled, inCycle: cycle) + "  " : "    "
-                lines.append([.init(glyph, theme.style(state: state, cancelled: cancelled, inCycle: cycle)), .init(line)])
-            }
+        var marks = states.map { state, cancelled, cycle, text in
+            Mark(mark: theme.glyph(state: state, cancelled: cancelled, inCycle: cycle),
+                 style: theme.style(state: state, cancelled: cancelled, inCycle: cycle), meaning: text, isGlyph: true)
         }
-        let marks: [(String, Style, String)] = [
-            (theme.unicode ? "⇄" : "<>", .plain, "asynchronous operation (finishes when it calls finish())"),
-            ("•", .plain, "tagged (Space): c cancels the tagged operations"),
-            ("PRIO", .plain, "queuePriority, in the table and the QoS lanes (after an id: ●12(vhigh)): vlow low norm high vhigh, barr (a barrier)"),
-            ("QOS", .plain, "qualityOfService, in the table and the QoS lanes' rows: UI INIT DEF UTIL BG (userInteractive … background)"),
-            ("*", .plain, "after a priority: the queue schedules it at another priority than the one set"),
-            ("~", theme.dim, "a key change seen by sampling (not reported when it happened)"),
-            ("≈", theme.dim, "a key change inferred (not seen directly)"),
-            ("▸", theme.header, "the selected queue (s, C, ( and ) act on it)"),
-            ("SUSPENDED", theme.suspended, "a suspended queue: it starts nothing"),
-            ("held", theme.dim, "QoS lanes: ready but not starting: its queue is suspended or released, it was never added to one, or its queue has had room for it a while and not started it"),
-            ("sampled", theme.warning, "a queue OpScope polls: work shorter than a poll is not seen"),
-            (theme.unicode ? "◆ ┄ ▸" : "! . >", .plain, "graph: root cause (underlined), a cycle's back edge, a fold"),
+        marks += [
+            Mark(mark: theme.unicode ? "⇄" : "<>", style: .plain, meaning: "asynchronous operation (finishes when it calls finish())"),
+            Mark(mark: "•", style: .plain, meaning: "tagged (Space): c cancels the tagged operations"),
+            Mark(mark: "PRIO", style: .plain,
+                 meaning: "queuePriority, in the table and the QoS lanes (after an id: ●12(vhigh)): vlow low norm high vhigh, barr (a barrier)"),
+            Mark(mark: "QOS", style: .plain,
+                 meaning: "qualityOfService, in the table and the QoS lanes' rows: UI INIT DEF UTIL BG (userInteractive … background)"),
+            Mark(mark: theme.priorityMismatchMark, style: .plain,
+                 meaning: "after a priority: the queue schedules it at another priority than the one set"),
+            Mark(mark: "~", style: theme.dim, meaning: "a key change seen by sampling (not reported when it happened)"),
+            Mark(mark: "≈", style: theme.dim, meaning: "a key change inferred (not seen directly)"),
+            Mark(mark: "!", style: theme.error, meaning: "a warning (view 3 lists them; the header counts them)"),
+            Mark(mark: "▸", style: theme.header, meaning: "the selected queue (s, C, ( and ) act on it); in the graph, a fold (Enter opens it)"),
+            Mark(mark: "SUSPENDED", style: theme.suspended, meaning: "a suspended queue: it starts nothing"),
+            Mark(mark: "held", style: theme.dim,
+                 meaning: "QoS lanes: ready but not starting: its queue is suspended or released, it was never added to one, "
+                     + "or its queue has had room for it a while and not started it"),
+            Mark(mark: "sampled", style: theme.warning, meaning: "a queue OpScope polls: work shorter than a poll is not seen"),
+            Mark(mark: "◆", style: .plain, meaning: "graph: a root cause (underlined), what the work below it waits on"),
+            Mark(mark: "┄", style: .plain, meaning: "graph: a cycle's back edge"),
+            Mark(mark: "·", style: .plain, meaning: "graph: the operation's queue, after its name (·net)"),
         ]
-        for (mark, style, text) in marks {
-            let wrapped = TextWrap.wrap(text, width: max(10, width - 12))
-            for (index, line) in wrapped.enumerated() {
-                lines.append([.init(index == 0 ? " " + GraphTextFit.pad(mark, 10) : String(repeating: " ", count: 11), style), .init(" " + line)])
+        return marks
+    }
+
+    static func lines(theme: Theme, width: Int) -> [[TextBlock.Span]] {
+        var lines: [[TextBlock.Span]] = []
+        for mark in marks(theme: theme) {
+            // A glyph takes three columns and a word eleven; the meaning wraps beside either.
+            let column = mark.isGlyph ? 3 : 11
+            for (index, line) in TextWrap.wrap(mark.meaning, width: max(10, width - column - 1)).enumerated() {
+                let head = index == 0 ? " " + GraphTextFit.pad(mark.mark, column - 1) : String(repeating: " ", count: column)
+                lines.append([.init(head, mark.style), .init(" " + line)])
             }
         }
         return lines
-    }
-
-    /// The legend alone, over the panes (`L`; any key closes it).
-    static func render(theme: Theme, into buffer: inout Buffer, area: Rect, map: inout ScreenMap) {
-        let width = min(area.width, 90)
-        let lines = Self.lines(theme: theme, width: width - 2)
-        let height = min(area.height, lines.count + 2)
-        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y, width: width, height: height)
-        HelpOverlay.clear(behind: box, within: area, &buffer)
-        let inner = Frame(title: "Legend (any key closes; ? has it all)", style: theme.focusedFrame, titleStyle: theme.focusedFrame,
-                          ascii: !theme.unicode).render(into: &buffer, area: box)
-        TextBlock(lines: lines).render(into: &buffer, area: inner)
-        map.overlayBody = inner
-        map.overlayLines = lines.count
-        map.overlayFirst = 0
     }
 }

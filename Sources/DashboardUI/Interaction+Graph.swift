@@ -36,9 +36,14 @@ extension Interaction {
         return [.redraw]
     }
 
-    /// `h` `l` (← →) with the graph focused: a third of the pane sideways.
+    /// `h` `l` (← →) while the graph is shown, whichever pane has the keys (no other pane takes
+    /// them, and a pan that stopped when Tab moved on read as a broken key): a third of the pane
+    /// sideways.
     mutating func panGraph(left: Bool) -> [Effect] {
-        guard state.screen == .overview, state.focus == .graph, state.details == nil else { return [] }
+        guard state.screen == .overview, state.details == nil, !(map.panes[.graph]?.isEmpty ?? true) else {
+            return error(state.screen == .overview && state.details == nil
+                ? "the graph is not shown: Tab to it (or g), then h l pan it" : "h l pan the graph: it shows on the overview (1), details closed (Esc)")
+        }
         let memory = map.graph
         let step = max(4, memory.viewWidth / 3)
         let widest = max(0, memory.contentWidth - memory.viewWidth)

@@ -2,7 +2,7 @@ import DashboardModel
 import OperationEvents
 import TerminalKit
 
-/// The prompts: the overlays (help, legend, the work picker, a question), the `:` and `/` lines,
+/// The prompts: the overlays (help, the work picker, a question), the `:` and `/` lines,
 /// and the confirmations and commands they lead to.
 extension Interaction {
     /// Keys while an overlay is open: it takes them all.
@@ -28,9 +28,6 @@ extension Interaction {
             }
             scrollHelp(by: delta)
             return [.redraw]
-        case .legend:
-            state.overlay = nil
-            return KeyBindings.action(for: key) == .quit ? [.quit] : [.redraw]
         case .confirm(let confirmation):
             // Only y is a yes: Enter, Esc and everything else keep things as they are.
             if case .mouse(let event) = key, event.kind != .press { return [] }
@@ -117,8 +114,8 @@ extension Interaction {
         state.helpOpensAt = nil
     }
 
-    /// The mouse over an overlay: the wheel scrolls the help (and leaves the legend open), a
-    /// click inside the help or the legend does nothing and one outside closes it. Nil: the
+    /// The mouse over an overlay: the wheel scrolls the help, a click inside it does nothing and
+    /// one outside closes it. Nil: the
     /// overlay takes the event as a key (the picker, a question).
     mutating func handleOverlayMouse(_ event: MouseEvent, _ overlay: ViewState.Overlay) -> [Effect]? {
         let inside = map.overlayBody.inset(by: -1).contains(x: event.x, y: event.y)
@@ -127,9 +124,7 @@ extension Interaction {
             guard mouseEnabled else { return [] }
             scrollHelp(by: event.kind == .wheelUp ? -3 : 3)
             return [.redraw]
-        case (.legend, .wheelUp), (.legend, .wheelDown):
-            return []
-        case (.help, .press), (.legend, .press):
+        case (.help, .press):
             guard mouseEnabled, !inside else { return [] }
             state.overlay = nil
             state.helpOpensAt = nil

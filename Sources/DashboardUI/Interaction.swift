@@ -63,7 +63,10 @@ public struct Interaction: Sendable {
         case .help:
             state.overlay = .help(offset: 0)
             state.helpOpensAt = nil
-        case .legend: state.overlay = .legend
+        case .legend:
+            // The legend is the help's last part: opened there, it scrolls as the help does.
+            state.overlay = .help(offset: 0)
+            state.helpOpensAt = Legend.heading
         case .moveUp: move(by: -1, model)
         case .moveDown: move(by: 1, model)
         case .pageUp: move(by: -page, model)
@@ -168,6 +171,21 @@ public struct Interaction: Sendable {
         guard state.screen == .overview else { return }
         let count = ViewState.Pane.allCases.count
         state.focus = ViewState.Pane(rawValue: (state.focus.rawValue + step + count) % count)!
+        // The focused frame's colour alone is easy to miss (and absent with --no-color): say
+        // which pane has the keys and what they do there.
+        status(Self.keysNote(state.focus, details: state.details != nil))
+    }
+
+    /// What the keys do in `pane` once it has them (Tab, Shift-Tab).
+    static func keysNote(_ pane: ViewState.Pane, details: Bool) -> String {
+        switch pane {
+        case .queues: "keys: the queues (↑ ↓ choose one; s C ( ) act on it; Enter lists its operations)"
+        case .table: "keys: the operations table (↑ ↓ select, Enter details, Space tag, < > sort)"
+        case .graph where details: "keys: the details (↑ ↓ scroll, Esc closes)"
+        case .graph: "keys: the graph, widened (↑ ↓ through the boxes, Enter opens a fold, h l pan)"
+        case .lanes: "keys: the QoS lanes (↑ ↓ select; the graph keeps h l)"
+        case .warnings: "keys: the warnings (↑ ↓ choose, Enter goes to its operation)"
+        }
     }
 
     /// Esc: back to the overview, close details, then clear the filter, then the tags.

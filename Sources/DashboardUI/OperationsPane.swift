@@ -98,8 +98,8 @@ struct OperationsPane {
             let stateText = theme.glyph(state: record.state, cancelled: record.isCancelled, inCycle: inCycle) + " "
                 + (inCycle ? "cycle" : record.state.rawValue)
             let queueName = record.queue.flatMap { model.queues[$0]?.name } ?? "-"
-            // `*`: the scheduler uses another priority than the one set (QoS-derived, or a barrier).
-            let priority = Self.short(record.effectivePriority) + (record.priority == record.effectivePriority ? "" : "*")
+            // The scheduler uses another priority than the one set (QoS-derived, or a barrier).
+            let priority = Self.short(record.effectivePriority) + (record.priority == record.effectivePriority ? "" : theme.priorityMismatchMark)
             let dependencies = record.dependencies.isEmpty ? "-" : record.dependencies.map { String($0.rawValue) }.joined(separator: ",")
             let wait = DurationText.format(record.waitTime(now: now))
             let run = record.runTime(now: now).map(DurationText.format) ?? "-"

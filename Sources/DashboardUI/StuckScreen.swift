@@ -43,7 +43,8 @@ struct StuckScreen: ScreenView {
             for id in group.members {
                 let chain = groups.chains[id] ?? []
                 if id == group.root {
-                    rows.append(.operation(id, waiters == 0 ? "" : "the cause itself"))
+                    // Every group's root says so, also where nothing waits for it yet.
+                    rows.append(.operation(id, "the cause itself"))
                 } else if group.cause == .running {
                     // Each waits on its own running dependency: name it.
                     rows.append(.operation(id, "waits on " + chain.dropFirst().map(\.description).joined(separator: " → ")))

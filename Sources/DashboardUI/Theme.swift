@@ -76,6 +76,14 @@ public struct Theme: Sendable {
         }
     }
 
+    /// The mark after a priority that the queue schedules at another one than was set: `*`, or
+    /// `'` in ASCII, where `*` is the executing glyph.
+    public var priorityMismatchMark: String { unicode ? "*" : "'" }
+
+    /// What sets a header's badges and a pane's notes apart: ` · `, or `, ` in ASCII, where a
+    /// lone dot or slash is a mark of the graph's.
+    public var separator: String { unicode ? " · " : ", " }
+
     /// A state glyph, or its ASCII stand-in.
     public func glyph(state: OperationState, cancelled: Bool, inCycle: Bool = false) -> String {
         let symbol = StateGlyph.glyph(state: state, cancelled: cancelled, inCycle: inCycle)

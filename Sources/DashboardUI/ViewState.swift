@@ -20,7 +20,7 @@ public struct ViewState: Sendable, Equatable {
     public var details: ScrollState?
     /// The selected warning in the warnings pane (an index into the model's warnings).
     public var warnings = ScrollState()
-    /// A modal layer over the panes: help, the legend, the work picker, a confirmation.
+    /// A modal layer over the panes: help (the legend is its last part), the work picker, a confirmation.
     public var overlay: Overlay?
     /// A line being typed at the bottom (`:` or `/`).
     public var input: LineInput?
@@ -161,8 +161,6 @@ public struct ViewState: Sendable, Equatable {
     public enum Overlay: Sendable, Equatable {
         /// Every key, the commands, the filter syntax and the legend (`?`), scrolled by `offset` rows.
         case help(offset: Int)
-        /// What the glyphs and colours mean (`L`).
-        case legend
         /// The work template picker (`a`) with the highlighted row.
         case picker(row: Int)
         /// A question that only `y` answers yes.

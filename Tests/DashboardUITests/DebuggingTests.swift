@@ -86,8 +86,9 @@ struct DebuggingTests {
         let lines = screen(model, dashboard).0.lines()
         #expect(lines.contains { $0.contains("1 waits for: #7 migrate-db was never added") }, "\(lines.joined(separator: "\n"))")
         #expect(lines.contains { $0.contains("#7 migrate-db") && $0.contains("the cause itself") })
-        // Alone, it is stuck, waited for by nothing.
+        // Alone, it is stuck, waited for by nothing, and called the cause as every group's root is.
         #expect(lines.contains { $0.contains("stuck: #8 orphan was never added") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("#8 orphan") && $0.contains("the cause itself") }, "\(lines.joined(separator: "\n"))")
     }
 
     @Test("n on a root cause says why: the lost finish, the asynchronous operation that never finishes")

@@ -56,8 +56,8 @@ struct FirstUseScreenTests {
         var dashboard = board(mixed, select: 1)
         press([.character("L")], &dashboard, mixed, width: 200, height: 60)
         // The legend's words, its wrapped lines joined.
-        // The legend's box is 90 columns wide, in the middle of the 200.
-        let legend = lines(mixed, dashboard, 200, 60).map { line in String(Array(line).dropFirst(56).prefix(88)) }
+        // The legend is the help's end: its box is 100 columns wide, in the middle of the 200.
+        let legend = lines(mixed, dashboard, 200, 60).map { line in String(Array(line).dropFirst(51).prefix(98)) }
             .joined(separator: " ").split(separator: " ").joined(separator: " ")
         #expect(legend.contains("PRIO queuePriority, in the table and the QoS lanes"), "\(legend)")
         #expect(legend.contains("vlow low norm high vhigh"))

@@ -64,7 +64,7 @@ struct GraphKeysTests {
         #expect(dashboard.state.focus == .table && dashboard.state.selection != before)
     }
 
-    @Test("h and l pan a drawing wider than the pane, with … at the cut and the position on the edge; the table keeps h and l")
+    @Test("h and l pan a drawing wider than the pane, with … at the cut and the position on the edge, whichever pane has the keys")
     func pan() {
         var script = EventScript()
         script.queue(1, "q", max: 1)
@@ -74,9 +74,12 @@ struct GraphKeysTests {
         press([.character("j")], &dashboard, model, width: 80, height: 24)
         let shown = dashboard.map.graph.panX
         press([.character("h")], &dashboard, model, width: 80, height: 24)
-        #expect(dashboard.map.graph.panX == shown, "the table has the keys: h does nothing to the graph")
+        #expect(dashboard.state.focus == .table && dashboard.map.graph.panX < shown, "h pans the graph with the table focused too")
+        press([.character("l")], &dashboard, model, width: 80, height: 24)
+        #expect(dashboard.map.graph.panX == shown)
         press([.tab], &dashboard, model, width: 80, height: 24)
         #expect(dashboard.state.focus == .graph)
+        #expect(dashboard.state.status?.text.hasPrefix("keys: the graph") == true, "Tab says which pane has the keys")
         // The selection (#4, the last box) is in view: the drawing is panned to its end.
         var lines = pane(model, dashboard, 80, 24)
         #expect(lines.contains { $0.contains("#4 step 4") } && lines.contains { $0.hasPrefix("│…") }, "\(lines.joined(separator: "\n"))")

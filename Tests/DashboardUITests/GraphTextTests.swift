@@ -87,8 +87,8 @@ struct GraphTextTests {
             ◐ #2 download-2 ·net───○ #4 parse-2 ·net─┘
             """)
         #expect(graphPane(script, select: 5, unicode: false).text == """
-            @ #1 download-1 .net---o #3 parse-1 .net-+--o #5 update-ui .ui
-            @ #2 download-2 .net---o #4 parse-2 .net-+
+            @ #1 download-1 /net---o #3 parse-1 /net-+--o #5 update-ui /ui
+            @ #2 download-2 /net---o #4 parse-2 /net-+
             """)
         #expect(graphPane(script, select: 1).text.contains("·net"), "the group spans two queues")
         var single = EventScript()
@@ -164,8 +164,40 @@ struct GraphTextTests {
         let pane = graphPane(script, select: 1, width: 60)
         #expect(pane.text == "◐ #1 a-very-long-operation-na…───○ #2 another-quite-long-na…")
         #expect(pane.note == "◂ cols 1-60 of 63 ▸")
-        #expect(graphPane(script, select: 1, width: 80).text == "◐ #1 a-very-long-operation-name-tha…───○ #2 another-quite-long-name-for-th…")
+        #expect(graphPane(script, select: 1, width: 80).text == "◐ #1 a-very-long-operation-name-that…───○ #2 another-quite-long-name-for-the…")
         #expect(graphPane(script, select: 1, width: 80).note.isEmpty, "both fit: nothing cut")
+    }
+
+    @Test("a root cause's words outlast the queue tag where the column is short")
+    func rootWordsBeforeQueueTag() {
+        var script = EventScript()
+        script.queue(1, "network", suspended: true)
+        script.queue(2, "ui")
+        script.add(1, queue: 1, "download-the-feed")
+        script.add(2, queue: 2, "show-the-feed", after: [1])
+        let whole = graphPane(script, select: 1, width: 120).lines[0]
+        #expect(whole.contains("◐ #1 download-the-feed ·network ◆"), "\(whole)")
+        // Too narrow for both: the queue tag goes, the root's words stay.
+        let narrow = graphPane(script, select: 1, width: 64).lines[0]
+        #expect(narrow.contains("◆ ") && !narrow.contains("·network"), "\(narrow)")
+    }
+
+    @Test("a wide pane gives a block's few columns its width: whole names, not the narrow default")
+    func wideLabels() {
+        var script = EventScript()
+        script.queue(1, "accounts")
+        script.add(1, queue: 1, "sync-the-accounts-with-the-remote-server", async: true)
+        script.add(2, queue: 1, "refresh-the-account-list-view-after-sync", after: [1])
+        script.add(3, queue: 1, "download-avatars", after: [1])
+        script.add(4, queue: 1, "render-the-account-summary-for-the-header", after: [2, 3])
+        // Three layers in 200 columns: each label has a third of the pane, and no name is cut.
+        let wide = graphPane(script, select: 1, width: 200).text
+        for name in ["sync-the-accounts-with-the-remote-server ⇄", "refresh-the-account-list-view-after-sync", "render-the-account-summary-for-the-header"] {
+            #expect(wide.contains(name), "\(wide)")
+        }
+        #expect(!wide.contains("…"))
+        // At 80 the default share stands and the long names are cut, as before.
+        #expect(graphPane(script, select: 1, width: 80).text.contains("…"))
     }
 
     @Test("compact: one cell per box, the cursor's whole label under the drawing")

@@ -275,16 +275,59 @@ struct ScreenFixTests {
         #expect(OperationRows.ids(model, dashboard.state) == [2, 1, 3])
     }
 
-    @Test("L shows the legend; the help has it too")
+    @Test("L opens the help at its legend, which scrolls to its last mark at 80x24")
     func legend() {
         var dashboard = board(model)
-        press([.character("L")], &dashboard, model)
-        let legend = text(model, dashboard)
-        #expect(dashboard.state.overlay == .legend)
-        #expect(legend.contains("Legend") && legend.contains("⟳  in a dependency cycle") && legend.contains("held"))
+        press([.character("L")], &dashboard, model, width: 80, height: 24)
+        let legend = text(model, dashboard, 80, 24)
+        guard case .help = dashboard.state.overlay else {
+            Issue.record("L opened no help")
+            return
+        }
+        #expect(legend.contains("Legend") && legend.contains("⟳  in a dependency cycle"))
+        // The legend is longer than 24 rows can show: its end is one scroll away, not cut off.
+        press([.end], &dashboard, model, width: 80, height: 24)
+        let end = text(model, dashboard, 80, 24)
+        #expect(end.contains("held") && end.contains("graph: the operation's queue"))
         press([.character("x")], &dashboard, model)
         #expect(dashboard.state.overlay == nil)
-        press([.character("?"), .end], &dashboard, model)
-        #expect(text(model, dashboard).contains("in a dependency cycle"))
+    }
+
+    @Test("the pane with the keys says so: Tab names it, and a focused queue line is marked, not only reversed")
+    func focusIsSaid() {
+        var dashboard = board(model)
+        #expect(dashboard.state.focus == .table)
+        press([.backTab], &dashboard, model)
+        #expect(dashboard.state.focus == .queues)
+        let wide = text(model, dashboard, 120, 40, theme: Theme(color: false))
+        #expect(wide.contains("◂ keys here: ↑ ↓ s C ( )"), "\(wide)")
+        #expect(dashboard.state.status?.text.hasPrefix("keys: the queues") == true)
+        #expect(text(model, dashboard, 80, 24).contains("◂ keys"))
+        // Every pane in turn is named as Tab reaches it.
+        var named: [String] = []
+        for _ in ViewState.Pane.allCases {
+            press([.tab], &dashboard, model)
+            named.append(dashboard.state.status?.text ?? "")
+        }
+        #expect(named.allSatisfy { $0.hasPrefix("keys: ") } && Set(named).count == ViewState.Pane.allCases.count, "\(named)")
+        press([.tab], &dashboard, model)
+        #expect(!text(model, dashboard, 120, 40).contains("◂ keys here"), "the mark leaves with the keys")
+    }
+
+    @Test("under --ascii every mark of the legend keeps a stand-in of its own")
+    func asciiMarksDistinct() {
+        let ascii = Theme(unicode: false, color: false)
+        var meanings: [String: String] = [:]
+        for mark in Legend.marks(theme: ascii) {
+            let drawn = String(mark.mark.map(Theme.ascii))
+            let isASCII = drawn.unicodeScalars.allSatisfy { $0.isASCII }
+            #expect(isASCII, "\(mark.mark) is drawn \(drawn)")
+            if let other = meanings[drawn] {
+                Issue.record("\(drawn) means both \"\(other)\" and \"\(mark.meaning)\"")
+            }
+            meanings[drawn] = mark.meaning
+        }
+        // The table's own marks beside the state glyph: the executing glyph is not the priority mark.
+        #expect(ascii.glyph(state: .executing, cancelled: false) != ascii.priorityMismatchMark)
     }
 }

@@ -119,6 +119,22 @@ struct DashboardFixesTerminalTests {
         #expect(wide.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
     }
 
+    @Test("200x60: the graph's labels take the room the pane has, root causes with their words")
+    func wideGraphLabels() {
+        let wide = Tmux("\(Tmux.opscope) demo stuck", width: 200, height: 60)
+        wide.wait(for: "the dashboard") { $0.contains("q2 paused") }
+        wide.send("g")
+        let screen = wide.wait(for: "every group, the hanging operation's whole label") {
+            $0.contains("Graph: all operations") && $0.contains("#1 sync-account ⇄") && $0.contains("#11 save-draft ⇄")
+        }
+        #expect(!screen.contains("sync-accou…"), "\(screen)")
+        // Every root cause keeps its words beside its ◆ (`◆ in no queue`, `◆ queue suspended`).
+        let marks = screen.split(separator: "◆", omittingEmptySubsequences: false).dropFirst()
+        #expect(marks.count >= 4 && marks.allSatisfy { $0.hasPrefix(" ") && $0.dropFirst().first?.isLetter == true }, "\(screen)")
+        wide.send("q")
+        #expect(wide.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
     @Test("the tour's main-queue work shows up (it lasts long enough to be sampled)")
     func mainQueueVisible() {
         let tmux = Tmux("\(Tmux.opscope) demo tour")

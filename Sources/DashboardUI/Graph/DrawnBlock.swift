@@ -47,12 +47,14 @@ package struct DrawnBlock: Sendable {
         }
         // Names are made visible (controls as inert text) by `GraphLabels` when a box is made,
         // not here per frame; widths are columns (a CJK character or an emoji takes two).
+        var labelWidth = labelWidth
         func label(_ index: Int) -> String {
             compact ? String(block.nodes[index].glyph) : GraphLabels.fit(block.nodes[index], width: labelWidth)
         }
         if block.backEdges.isEmpty, let chain = Self.chain(block.graph) {
             // One box, or a plain chain (most groups): one row, nothing to lay out. The same
             // picture the layered drawing makes of them, without its work.
+            labelWidth = Self.labelWidth(columns: chain.count, paneWidth: width, least: labelWidth)
             let texts = chain.map(label)
             let widths = texts.map(GraphLabels.columns)
             canvas = GraphCanvas(width: widths.reduce(0, +) + 3 * (texts.count - 1), height: 1)
@@ -70,6 +72,7 @@ package struct DrawnBlock: Sendable {
             var layoutIndex = [Int](repeating: 0, count: order.count)
             for (index, node) in order.enumerated() { layoutIndex[node] = index }
             let back = block.backEdges.map { LayeredLayout.Edge(layoutIndex[$0.from], layoutIndex[$0.to]) }
+            labelWidth = Self.labelWidth(columns: layout.layers.count, paneWidth: width, least: labelWidth)
             canvas = GraphDrawing.draw(layout, labels: order.map(label), backEdges: back, maxLabelWidth: compact ? 1 : labelWidth)
             canvas.renumberPlaced { order[$0] }
         }
@@ -82,6 +85,14 @@ package struct DrawnBlock: Sendable {
             trailer = ("+\(count) edge\(count == 1 ? "" : "s") to hidden operations ▸", .hiddenEdges(block.key))
         }
         collectItems()
+    }
+
+    /// The columns a label may take in a block of `columns` layers: the pane's share for each
+    /// (less the gaps the edges need), and never less than `least`, the pane's default. A chain
+    /// of two in a wide pane shows whole names, not short ones with the pane blank beside them.
+    static func labelWidth(columns: Int, paneWidth: Int, least: Int) -> Int {
+        guard columns > 0 else { return least }
+        return max(least, (paneWidth - 6 * (columns - 1)) / columns)
     }
 
     /// The nodes of `graph` in order when it is one straight chain (a single node included):

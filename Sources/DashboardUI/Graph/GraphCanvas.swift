@@ -261,10 +261,12 @@ public struct GraphCanvas: Sendable, Equatable {
         case "┆": ":"
         // Joins and corners: `+`, as the canvas's own ASCII drawing has them.
         case "┌", "┐", "└", "┘", "├", "┤", "┬", "┴", "┼": "+"
-        case "·": "."
+        // The graph's queue tag (`·net`): a dot would read as a back edge's dash.
+        case "·": "/"
         case "▸", "→", "›": ">"
         case "◂": "<"
-        case "◆": "!"
+        // A root cause; `!` is a warning's mark.
+        case "◆": "#"
         case "▲": "^"
         case "▼": "v"
         case "•": "+"

@@ -3,8 +3,8 @@ import OperationEvents
 import TerminalKit
 
 /// The words on the boxes, and fitting them into a column: the operation's name is shortened
-/// first (ending in `…`, to no fewer than 8 columns), then a root cause's words go (its `◆`
-/// stays), then the queue tag, then the name shortens further, and only then the rest is cut,
+/// first (ending in `…`, to no fewer than 8 columns), then the queue tag goes, then a root
+/// cause's words (its `◆` stays), then the name shortens further, and only then the rest is cut,
 /// with `…`. Widths are terminal columns (`TerminalText.columns`: a CJK character or an emoji
 /// takes two); text is cut between characters, so never inside a wide character or between a
 /// letter and its combining marks.
@@ -132,16 +132,18 @@ enum GraphLabels {
     }
 
     /// `node`'s label in at most `width` columns: the name shortened (to 8 columns at least),
-    /// else without a root cause's words, else without the queue tag too (the name then
+    /// else without the queue tag, else without a root cause's words too (the name then
     /// shortened as far as needed, to 8 at least), else with the name down to 3, else cut with `…`.
+    /// The root's words outlast the queue tag: they say why the work below waits, which is what
+    /// the graph is read for; the queue is in the table and the details.
     static func fit(_ node: GraphNode, width: Int) -> String {
         let label = node.label
         guard columns(label) > width else { return label }
         guard width > 1 else { return String(prefix(label, columns: max(0, width)).text) }
         var pieces = LabelPieces(node)
         for step in 0..<3 {
-            if step == 1 { pieces.tag = [] }
-            if step == 2 { pieces.queue = [] }
+            if step == 1 { pieces.queue = [] }
+            if step == 2 { pieces.tag = [] }
             var trial = pieces
             if trial.shortenName(to: width, keeping: 8) { return trial.text }
         }

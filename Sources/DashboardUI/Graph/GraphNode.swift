@@ -51,9 +51,9 @@ package struct GraphNode: Sendable, Equatable {
     package var glyph: Character
     /// The part of `label` that may be shortened with `…` first (the operation's name).
     package var nameRange: Range<Int>?
-    /// The queue tag in `label` (` ·net`), left out when even the shortened name does not fit.
+    /// The queue tag in `label` (` ·net`), left out first when even the shortened name does not fit.
     package var queueRange: Range<Int>?
-    /// The words after a root cause's `◆` in `label` (` in no queue`), left out before the
+    /// The words after a root cause's `◆` in `label` (` in no queue`), left out after the
     /// queue tag (the `◆` stays).
     package var tagRange: Range<Int>?
 }
