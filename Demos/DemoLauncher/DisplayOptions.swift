@@ -45,6 +45,7 @@ public struct DisplayOptions: ParsableArguments {
         configuration.finishedRetention = scaled(configuration.finishedRetention)
         configuration.longExecution = scaled(configuration.longExecution)
         configuration.cancelledStillExecuting = scaled(configuration.cancelledStillExecuting)
+        configuration.conditionGrace = scaled(configuration.conditionGrace)
         return configuration
     }
 

@@ -173,7 +173,7 @@ enum Demos {
     static let priorities = Demo(
         name: "priorities",
         summary: "mixed queuePriority and QoS on limited concurrency: the scheduler's real order",
-        caption: "2 slots: veryHigh first, FIFO within a priority; QoS stands in for an unset priority"
+        caption: "2 slots: waiting work starts veryHigh first, FIFO within; QoS stands in for unset ones"
     ) { monitor, pace in
         let handle = DemoHandle()
         let queue = ObservedOperationQueue(monitor: monitor, name: "jobs", maxConcurrentOperationCount: 2)

@@ -40,7 +40,8 @@ struct HelpOverlay {
         wrapped(retention, theme.dim)
         // Both scale with --speed as the retention does: the help is where a slowed demo says so.
         let delays = "The \"too long\" warnings wait \(DurationText.format(configuration.longExecution)) for an "
-            + "operation still executing, \(DurationText.format(configuration.cancelledStillExecuting)) for a cancelled one."
+            + "operation still executing, \(DurationText.format(configuration.cancelledStillExecuting)) for a cancelled one, "
+            + "\(DurationText.format(configuration.conditionGrace)) for one with no dependency that is not ready (a condition of its own)."
         wrapped(delays, theme.dim)
         heading("Keys")
         for binding in KeyBindings.all {

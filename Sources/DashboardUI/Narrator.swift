@@ -124,7 +124,8 @@ public enum Narrator {
         } else if !record.dependencies.isEmpty {
             text = "\(name) isReady → true: all its dependencies have finished"
         } else {
-            text = "\(name) isReady → true"
+            // Nothing Foundation counts held it: a condition of its own (an isReady override) did.
+            text = "\(name) isReady → true: its own condition is met"
         }
         if let queue = record.queue, model.queues[queue]?.isSuspended == true {
             text += "; but \(queueLabel(queue, model)) is suspended, so it is held"
@@ -142,7 +143,26 @@ public enum Narrator {
         let slots = queueRecord.maxConcurrentOperationCount < 0 ? "" : " (\(queueRecord.executing) of \(queueRecord.maxConcurrentOperationCount) slots busy)"
         let how = record.isAsynchronous ? ": asynchronous, it stays executing until it calls finish()" : ": main() runs on one of its threads"
         return "\(name) isExecuting → true: \(queueLabel(queue, model)) started it\(slots)\(how)"
+            + order(record, limited: queueRecord.maxConcurrentOperationCount > 1)
     }
+
+    /// Why it started when it did, on a queue with a limit above one (a serial queue on Linux is
+    /// first in, first out), where priorities decide: at once (a
+    /// slot was free: priority orders only work that waits), or by the priority the queue gave it
+    /// when that is not the one set (Linux Foundation's rule, said as such).
+    private static func order(_ record: OperationRecord, limited: Bool) -> String {
+        guard limited, !record.isBarrier, let started = record.startedAt else { return "" }
+        let since = record.readyAt ?? record.addedAt
+        if started >= since, started - since < Self.atOnce {
+            return "; a slot was free as it became ready, so it started at once: priority orders only the work that waits"
+        }
+        guard record.priority != record.effectivePriority else { return "" }
+        return "; scheduled as \(record.effectivePriority): with no queuePriority set, Foundation on Linux takes its "
+            + "qualityOfService (\(record.qualityOfService)) for one"
+    }
+
+    /// A start this soon after readiness (ns) found a slot free: no other work was compared.
+    static let atOnce: UInt64 = 5_000_000
 
     private static func finished(_ id: OperationID, _ cancelled: Bool, _ model: DashboardModel) -> String {
         let name = label(id, model)

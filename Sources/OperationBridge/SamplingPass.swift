@@ -105,6 +105,13 @@ struct SamplingPass {
                 }
                 if reading.executing, !sentinel.seenStarted {
                     sentinel.seenStarted = true
+                    // A start proves the operation became ready. One that waited on a condition of
+                    // its own and told its queue (didChangeValue(forKey: "isReady")) is started at
+                    // once, before a reading could see it ready: Linux gives OpScope no notice of
+                    // that, so the change is reported here, inferred, as the finish does.
+                    if !reading.cancelled, registry.remaining.removeValue(forKey: id) != nil {
+                        core.push(.ready(operation: id, isReady: true), time: time, source: .inferred)
+                    }
                     core.push(.started(operation: id), time: time, source: .sampled)
                     registry.windows[sentinel.queue]?.executing.append(probe.entry)
                 }

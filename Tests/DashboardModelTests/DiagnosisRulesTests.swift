@@ -22,10 +22,14 @@ struct DiagnosisRulesTests {
             + "(an isReady override) or of its framework (a dependency its dependencies override hides) holds it", "\(diagnosis.message)")
         #expect(!diagnosis.message.contains("waits on"))
         #expect(!diagnosis.message.contains("removeDependency"), "no removal was seen")
-        // The warning waits for the grace: a condition of its own may hold it a moment.
+        // The warning waits for the grace: a condition of its own (a gate the program opens and
+        // tells its queue about) is the pattern, and holds it for a while.
         #expect(model.warnings().isEmpty)
+        var soon = model
+        soon.advance(to: script.time + model.configuration.notReadyGrace + 1)
+        #expect(soon.warnings().isEmpty, "a gate's while is not the removed-dependency trap")
         var later = model
-        later.advance(to: script.time + model.configuration.notReadyGrace + 1)
+        later.advance(to: script.time + model.configuration.conditionGrace + 1)
         #expect(later.warnings().map(\.kind) == [.heldByCondition])
         #expect(later.warnings().first?.message.hasPrefix("#1 gate is not ready although it lists no dependency: isReady says false") == true)
         // The report says it at once too, but fails a run only with the warning: a gate that

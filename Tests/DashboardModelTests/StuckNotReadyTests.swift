@@ -55,7 +55,7 @@ struct StuckNotReadyTests {
                 model.apply(EventBatch(events: Array(events[position..<min(events.count, position + size)]), droppedTotal: 0))
                 position += size
                 // Far enough ahead that every grace period has passed.
-                let now = model.now + 5_000_000_000
+                let now = model.now + max(model.configuration.conditionGrace, model.configuration.notReadyGrace) + 1_000_000_000
                 let expected = Self.stuck(model, now: now)
                 named += expected.count
                 var loaded = DashboardModel(configuration: model.configuration)

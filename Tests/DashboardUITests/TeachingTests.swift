@@ -150,12 +150,41 @@ struct TeachingTests {
         script.add(1, queue: 1, "upload-when-online-1", ready: false)
         script.add(2, queue: 1, "upload", ready: false)
         script.add(3, queue: 1, "apply-update", after: [2])
+        // The gate opens and the queue is told: the bridge infers the change from the start.
+        script.emit(.ready(operation: OperationID(1), isReady: true), source: .inferred)
+        script.start(1, after: 0)
         var dashboard = Interaction()
         _ = narrated(script, into: &dashboard)
         let texts = dashboard.state.narration.entries.map(\.text)
+        #expect(texts.contains("#1 upload-when-online-1 isReady → true: its own condition is met (inferred: not seen directly)"), "\(texts)")
         #expect(texts.contains("#1 upload-when-online-1 added to q1 'sync': isReady false, though it has no dependency: "
                                + "a condition of its own holds it, and the queue must be told when that changes"), "\(texts)")
         #expect(texts.contains("#3 apply-update added to q1 'sync': isReady false until #2 upload finishes"), "dependencies: as before")
+    }
+
+    @Test("priorities: a job that finds a slot free starts at once; one that waited is said to go by the priority its QoS gave it")
+    func narrationPriorities() {
+        var script = EventScript()
+        script.queue(1, "jobs", max: 2)
+        script.add(1, queue: 1, "job-1", priority: .veryLow)
+        script.start(1, after: 1_000)
+        #expect(sentence(script)?.hasSuffix("; a slot was free as it became ready, so it started at once: priority orders only the work that waits") == true,
+                "\(sentence(script) ?? "")")
+        script.add(2, queue: 1, "job-2", priority: .normal, effective: .veryHigh, qos: .userInteractive)
+        script.add(3, queue: 1, "job-3", priority: .low)
+        script.add(4, queue: 1, "job-4", priority: .low)
+        script.start(3, after: 1_000)
+        script.finish(1, after: 600_000_000)
+        script.start(2, after: 1_000)
+        let waited = sentence(script) ?? ""
+        #expect(waited.hasSuffix("; scheduled as veryHigh: with no queuePriority set, Foundation on Linux takes its qualityOfService (userInteractive) for one"),
+                "\(waited)")
+        // A serial queue is FIFO: nothing is said of priorities there.
+        var serial = EventScript()
+        serial.queue(1, "one", max: 1)
+        serial.add(1, queue: 1, "a")
+        serial.start(1)
+        #expect(sentence(serial)?.contains("priority") == false)
     }
 
     @Test("an operation added not ready whose dependencies all finished: the narration gives the reason, never a bare isReady false")

@@ -306,4 +306,55 @@ struct TrackingTests {
         queue.waitUntilAllOperationsAreFinished()
         #expect(waitUntil { monitor.core.sampler.isResting })
     }
+
+    @Test("a gate of the operation's own that it tells its queue about: isReady → true is inferred at the start")
+    func toldGateReadiness() throws {
+        let clock = ManualClock()
+        let monitor = OperationMonitor.manual(clock)
+        let log = EventLog(monitor)
+        let queue = ObservedOperationQueue(monitor: monitor, name: "sync")
+        let entered = Signal()
+        let hold = Signal()
+        let gated = ToldGateOperation { entered.give(); hold.wait() }
+        queue.addOperation(gated)
+        monitor.sampleNow()
+        log.drain()
+        let id = try #require(log.addedOrder.first)
+        #expect(log.added[id]?.isReady == false)
+        // The program opens the gate and tells the queue, which starts the operation at once:
+        // no reading could see it ready first.
+        gated.openGate()
+        #expect(entered.wait())
+        monitor.sampleNow()
+        hold.give()
+        #expect(log.waitForFinish(of: [id]))
+        let ready = log.events(for: id).filter { if case .ready(_, true) = $0.change { true } else { false } }
+        #expect(ready.count == 1, "\(log.events(for: id))")
+        let start = try #require(log.started(id))
+        #expect(ready.first.map { $0.sequence < start.sequence && $0.origin == .inferred } == true, "\(log.events(for: id))")
+    }
+}
+
+/// A plain `Operation` with a condition of its own, done right: opening the gate sends the
+/// readiness notification around the change (Foundation's documented pattern).
+private final class ToldGateOperation: Operation, @unchecked Sendable {
+    // Safety: `open` is only touched under `lock`; `work` is immutable.
+    private let lock = NSLock()
+    private var open = false
+    private let work: @Sendable () -> Void
+
+    init(_ work: @escaping @Sendable () -> Void) {
+        self.work = work
+        super.init()
+    }
+
+    override var isReady: Bool { super.isReady && lock.withLock { open } }
+
+    func openGate() {
+        willChangeValue(forKey: "isReady")
+        lock.withLock { open = true }
+        didChangeValue(forKey: "isReady")
+    }
+
+    override func main() { work() }
 }

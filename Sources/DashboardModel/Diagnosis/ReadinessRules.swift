@@ -9,10 +9,12 @@ struct ReadinessRules {
     let now: UInt64
 
     /// A pending, uncancelled operation of a live queue that nothing it waits for can make
-    /// ready, for longer than `notReadyGrace`. Without dependencies, counted from its add: a
-    /// condition of its own (an `isReady` override, a gate that opens when the network is up)
-    /// often holds it a moment, and a warning for each such moment would teach people to ignore
-    /// the warning (its diagnosis says at once that nothing but its own `isReady` holds it).
+    /// ready. Without dependencies, for longer than `conditionGrace` from its add: a condition
+    /// of its own (an `isReady` override, a gate that opens when the network is up) is the
+    /// pattern and holds it for a while, and a warning for each such while would teach people
+    /// to ignore the warning (its diagnosis says at once that nothing but its own `isReady`
+    /// holds it); one whose unfinished dependency was removed, for longer than `notReadyGrace`.
+    /// With dependencies, for longer than `notReadyGrace`.
     /// With dependencies that all finished, counted from the last finish: before, it is the
     /// moment before the ready event (sampled operations are left out, their readiness is seen
     /// late). Warnings and diagnoses both ask here.
@@ -34,7 +36,12 @@ struct ReadinessRules {
         let count = record.pointee.info.dependencies.count
         if count == 0 {
             let since = record.pointee.addedAt
-            return now >= since && now - since > model.configuration.notReadyGrace
+            guard now >= since else { return false }
+            let waited = now - since
+            if waited > model.configuration.conditionGrace { return true }
+            // A dependency removed before it finished is Foundation's trap, not a condition: it
+            // is warned about after the shorter grace.
+            return waited > model.configuration.notReadyGrace && unfinishedDependencyRemoval(of: record.pointee) != nil
         }
         guard record.pointee.observation != .sampled else { return false }
         var since = record.pointee.addedAt

@@ -15,6 +15,10 @@ public struct ModelConfiguration: Sendable, Equatable {
     /// before it is reported: the ready event follows the last finish, and a report taken in
     /// between must not call that moment a problem.
     public var notReadyGrace: UInt64 = 1_000_000_000
+    /// How long (ns) an operation with no dependency may stay not ready before it is reported:
+    /// a condition of its own (a gate such as "online") is the pattern, not a problem, until
+    /// it holds the operation about as long as `longExecution` would an executing one.
+    public var conditionGrace: UInt64 = 10_000_000_000
     /// How long (ns) a ready operation may stay unstarted while its queue runs with a free slot
     /// before it is reported: Foundation starts a ready operation within a moment of a slot
     /// freeing, so one still waiting after this was never made ready in the queue's eyes.
