@@ -12,7 +12,8 @@ struct AttachCommand: ParsableCommand {
             Without an argument, lists the programs that can be attached to (process id, name, start time, queues) \
             and attaches if there is exactly one. A program serves an agent after OpScopeAgent.start(monitor); every \
             demo does with --serve. When the program exits, the dashboard says so, keeps its last state, and attaches \
-            again when a program serves the same socket (--no-reconnect quits instead).
+            again when a program serves the same socket, or, for a program serving at its default socket (PID.sock), \
+            when the same program is started again (--no-reconnect quits instead).
             """
     )
 
