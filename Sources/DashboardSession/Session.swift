@@ -159,12 +159,14 @@ public struct Session {
     }
 
     /// The source names another program (a remote source reconnected to a different one at the
-    /// same socket): the caption and the templates follow, and the status line says so.
+    /// same socket, or to its program started again): the caption and the templates follow, and
+    /// the status line says so, in the source's words when it has some.
     private mutating func sourceChanged(_ info: SourceInfo) {
         if info.program != sourceProgram.name {
             // Stamped with the source's clock: the interaction's is a key press old, and the
             // model's stood still while the source was down (the message would expire at once).
-            interaction.state.status = ViewState.StatusLine("a different program now: \(info.program), was \(sourceProgram.name)",
+            let change = (source as? any ProgramChangeDescribing)?.programChange(from: sourceProgram.name, to: info.program)
+            interaction.state.status = ViewState.StatusLine(change ?? "a different program now: \(info.program), was \(sourceProgram.name)",
                                                             time: source.now())
             // A question or tags about the old program's operations would act on the new one's
             // operations of the same ids.

@@ -39,28 +39,75 @@ public enum OpScopeAttach {
         case signal(Int32)
         /// The program went away and the source does not reconnect (the reason).
         case programGone(String)
+        /// The person left the choice of a program (q or Esc) without attaching to one.
+        case nothingChosen
     }
 
     /// Shows the dashboard on `remote` in this terminal until the person quits; a source that
     /// does not reconnect also ends it when the program goes away.
     public static func run(_ remote: RemoteSource, options: SessionOptions = SessionOptions()) throws -> Ending {
+        try console(options) { _ in .attached(remote) }
+    }
+
+    /// Lets the person choose one of `programs` in this terminal (↑ ↓ or j k, Enter; q or Esc
+    /// leaves: `.nothingChosen`), then shows the dashboard on it as `run(_:options:)` does, on
+    /// the same screen. `connect` makes the source for the chosen program (on the dashboard's
+    /// thread, the picker still on screen); it is closed when the dashboard ends. What `connect`
+    /// throws (the program exited meanwhile) ends it, the terminal restored first.
+    public static func run(choosingFrom programs: [AttachableProgram], options: SessionOptions = SessionOptions(),
+                           connect: @escaping @Sendable (AttachableProgram) throws -> RemoteSource) throws -> Ending {
+        try console(options) { terminal in
+            var picker = ProgramPicker(programs, unicode: options.unicode)
+            switch picker.run(on: terminal) {
+            case .chosen(let program): return .owned(try connect(program))
+            case .left: return .ended(.nothingChosen)
+            case .signal(let number): return .ended(.signal(number))
+            }
+        }
+    }
+
+    /// What a console shows the dashboard on: a source its caller closes, one the console made
+    /// and closes, or none (it ended first).
+    private enum Start {
+        case attached(RemoteSource)
+        case owned(RemoteSource)
+        case ended(Ending)
+    }
+
+    /// The dashboard's thread with the terminal: `start` decides on it what to show, then the
+    /// session runs until the person quits, a signal, or (for a source that does not reconnect)
+    /// the program's end.
+    private static func console(_ options: SessionOptions,
+                                _ start: @escaping @Sendable (NcursesTerminal) throws -> Start) throws -> Ending {
         let outcome = DashboardThread.Outcome()
-        let gone = GoneReason()
+        let result = EndingBox()
         DashboardThread.start(outcome) { [options] in
             let terminal = try NcursesTerminal(options: TerminalOptions(color: options.color, mouse: options.mouse))
             defer { terminal.stop() }
+            let remote: RemoteSource
+            var owned = false
+            switch try start(terminal) {
+            case .attached(let source): remote = source
+            case .owned(let source):
+                remote = source
+                owned = true
+            case .ended(let ending):
+                result.set(ending)
+                return .quit
+            }
+            defer { if owned { remote.close() } }
             var session = Session(source: remote, options: options)
             while true {
                 if let ending = session.step(on: terminal) { return ending }
                 if !remote.reconnects, case .ended(let reason) = remote.connection {
-                    gone.set(reason)
+                    result.set(.programGone(reason))
                     return .quit
                 }
                 terminal.waitForInput(seconds: session.idleWait)
             }
         }
         let ending = try outcome.wait()
-        if let reason = gone.value { return .programGone(reason) }
+        if let decided = result.value { return decided }
         switch ending {
         case .quit: return .quit
         case .signal(let number): return .signal(number)
@@ -91,19 +138,21 @@ public enum OpScopeAttach {
         return model.report()
     }
 
-    private final class GoneReason: @unchecked Sendable {
-        // Safety: `reason` is guarded by `lock`.
+    /// How the console ended when the session's own ending does not say (the program gone, or
+    /// nothing chosen), set on the dashboard's thread and read by the caller after it.
+    private final class EndingBox: @unchecked Sendable {
+        // Safety: `ending` is guarded by `lock`.
         private let lock = NSLock()
-        private var reason: String?
-        func set(_ value: String) {
+        private var ending: Ending?
+        func set(_ value: Ending) {
             lock.lock()
-            reason = value
+            ending = value
             lock.unlock()
         }
-        var value: String? {
+        var value: Ending? {
             lock.lock()
             defer { lock.unlock() }
-            return reason
+            return ending
         }
     }
 }

@@ -44,6 +44,9 @@ public struct AgentConfiguration: Sendable {
     public var removeAtExit = true
     /// The clock of the deadlines above (nanoseconds); tests inject a manual one.
     package var clock: @Sendable () -> UInt64 = AgentConfiguration.monotonicNow
+    /// The process id and start time (ISO 8601) the agent gives consoles; nil: this process's.
+    /// Tests serve as other processes with it (a program started again, another copy of it).
+    package var processIdentity: (processID: Int32, startedAt: String)?
 
     /// The defaults: commands on, the user's directory.
     public init() {}

@@ -19,7 +19,8 @@ extension AgentLoop {
         }
         var welcome = WelcomeMessage(
             protocol: AttachProtocol.name, version: AttachProtocol.version, program: configuration.program,
-            processID: getpid(), startedAt: ProcessStart.wallClock.description, now: source.now(),
+            processID: configuration.processIdentity?.processID ?? getpid(),
+            startedAt: configuration.processIdentity?.startedAt ?? ProcessStart.wallClock.description, now: source.now(),
             commandsRefused: configuration.readOnly ? AgentLoop.readOnlyReason : nil,
             templates: source.workTemplates, queues: nil)
         switch hello.mode {

@@ -17,6 +17,16 @@ public struct AttachableProgram: Sendable, Equatable {
     public var queues: [String]
     /// Whether it refuses commands.
     public var readOnly: Bool
+
+    /// A program as described (by its agent, or by a test).
+    package init(path: String, processID: Int32, program: String, startedAt: String, queues: [String], readOnly: Bool) {
+        self.path = path
+        self.processID = processID
+        self.program = program
+        self.startedAt = startedAt
+        self.queues = queues
+        self.readOnly = readOnly
+    }
 }
 
 /// Finding the programs to attach to: every socket in the user's directory is asked for its

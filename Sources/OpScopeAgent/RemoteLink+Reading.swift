@@ -33,18 +33,37 @@ extension RemoteLink {
         }
     }
 
-    /// Tries the same path until it answers, or the link is closed (nil).
+    /// Tries the same path until it answers, or the link is closed (nil). While the path is gone
+    /// (nobody serves it, or only a dead program's socket is left), a program's own socket in the
+    /// user's directory also looks for the program started again (`RestartSearch`).
     private func reconnect() -> RemoteHandshake.Connected? {
+        // Sockets found to serve another program, for the whole wait (see `RestartSearch.find`).
+        var ruledOut = Set<String>()
         while true {
             lock.lock()
             if !closed { _ = lock.wait(until: Date(timeIntervalSinceNow: RemoteLink.retryInterval)) }
             let stop = closed
             if stop { status = .ended("closed") }
+            let (lost, lostPath) = (welcome, path)
             lock.unlock()
             if stop { return nil }
-            if let connected = try? RemoteHandshake.connect(path: path, mode: mode, client: client) {
-                adopt(connected)
+            do throws(AttachError) {
+                let connected = try RemoteHandshake.connect(path: lostPath, mode: mode, client: client)
+                adopt(connected, at: lostPath)
                 return connected
+            } catch where error.kind == .notFound || error.kind == .stale {
+                guard let restarts, let found = restarts.find(replacing: lost, lostPath: lostPath, ruledOut: &ruledOut),
+                      let connected = try? RemoteHandshake.connect(path: found.path, mode: mode, client: client) else { continue }
+                // Between its description and this greeting the program may have gone and
+                // another taken its socket: only the program looked for is taken.
+                guard connected.welcome.program == lost.program else {
+                    Glibc.close(connected.descriptor)
+                    continue
+                }
+                adopt(connected, at: found.path)
+                return connected
+            } catch {
+                continue
             }
         }
     }
@@ -150,7 +169,7 @@ extension RemoteLink {
     /// still answers a greeting at its socket (a killed process's socket file stays; a dying
     /// one may still take a connection it will never answer).
     private func programGone() -> Bool {
-        guard let connected = try? RemoteHandshake.connect(path: path, mode: .commands, client: client, timeout: 2) else {
+        guard let connected = try? RemoteHandshake.connect(path: currentPath, mode: .commands, client: client, timeout: 2) else {
             return true
         }
         Glibc.close(connected.descriptor)

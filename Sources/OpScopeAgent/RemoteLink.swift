@@ -7,12 +7,16 @@ import Glibc
 
 /// One connection to an agent, kept up by a reader thread: frames are decoded into a bounded
 /// inbox of events (the subscription's), replies are matched to their commands, and when the
-/// connection drops the link says so and, if asked, connects again to the same path.
+/// connection drops the link says so and, if asked, connects again: to the same path, or, for
+/// a program's own socket in the user's directory, to the same program started again.
 final class RemoteLink: @unchecked Sendable {
     // Safety: mutable state is guarded by `lock`; the descriptor is only closed with both `lock`
     // and `writeLock` held, and written with `writeLock` held, so no write reaches a closed one.
-    let path: String
+    /// The socket connected to (another one once the program was found started again).
+    var path: String
     let mode: AttachMode
+    /// Where the program is looked for once its socket is gone; nil: only its path is tried.
+    let restarts: RestartSearch?
     let reconnects: Bool
     let client: String
     /// Events the inbox holds before it gives them up and asks for a keyframe.
@@ -32,6 +36,9 @@ final class RemoteLink: @unchecked Sendable {
     var latestRemoteTime: UInt64 = 0
     /// Connections made (1 for the first).
     var connections = 0
+    /// Set when the latest connection found the program of the one before with another process
+    /// id (it was started again), for the status line.
+    var restart: (program: String, processID: Int32)?
 
     /// Whether the link is up, and if not, why.
     enum LinkStatus: Equatable {
@@ -52,15 +59,18 @@ final class RemoteLink: @unchecked Sendable {
     }
 
     /// Connects (the greeting included) and starts the reader; throws what stopped the greeting.
-    init(path: String, mode: AttachMode, reconnects: Bool, client: String, inboxCapacity: Int = 262_144) throws(AttachError) {
+    /// `restarts`: where to look for the program started again once its socket is gone.
+    init(path: String, mode: AttachMode, reconnects: Bool, client: String, restarts: RestartSearch? = nil,
+         inboxCapacity: Int = 262_144) throws(AttachError) {
         self.path = path
         self.mode = mode
+        self.restarts = restarts
         self.reconnects = reconnects
         self.client = client
         self.inboxCapacity = inboxCapacity
         let connected = try RemoteHandshake.connect(path: path, mode: mode, client: client)
         welcome = connected.welcome
-        adopt(connected)
+        adopt(connected, at: path)
         let thread = Thread { [self] in read(from: connected) }
         thread.name = "opscope.remote"
         thread.start()
@@ -78,10 +88,25 @@ final class RemoteLink: @unchecked Sendable {
         return connections
     }
 
-    var currentWelcomeAndStatus: (WelcomeMessage, LinkStatus) {
+    /// The program and the status in one look (a reconnection changes them together), with the
+    /// status's line for the dashboard.
+    var currentWelcomeAndStatus: (welcome: WelcomeMessage, status: LinkStatus, text: String?) {
         lock.lock()
         defer { lock.unlock() }
-        return (welcome, status)
+        return (welcome, status, text(of: status, program: welcome.program, path: path))
+    }
+
+    var currentPath: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return path
+    }
+
+    /// The program started again that the latest connection found, if it did.
+    var currentRestart: (program: String, processID: Int32)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return restart
     }
 
     var currentWelcome: WelcomeMessage {
@@ -123,7 +148,7 @@ final class RemoteLink: @unchecked Sendable {
         lock.lock()
         guard status == .connected else {
             lock.unlock()
-            return .failure(CommandError(.unsupported, "not sent: \(Self.text(of: status, path: path) ?? "not connected")"))
+            return .failure(CommandError(.unsupported, "not sent: \(text(of: status, program: welcome.program, path: path) ?? "not connected")"))
         }
         let id = nextRequest
         nextRequest += 1
@@ -163,14 +188,17 @@ final class RemoteLink: @unchecked Sendable {
         if current >= 0 { shutdown(current, Int32(SHUT_RDWR)) }
     }
 
-    /// One line for the dashboard while the link is down. Reconnecting to a socket named after
-    /// a process id (`PID.sock`, as a program serves by default) says what to do as well: a
-    /// program started again has another process id, so another socket, and is never found at
-    /// this one.
-    static func text(of status: LinkStatus, path: String) -> String? {
+    /// One line for the dashboard while the link is down (`program` and `path`: the ones last
+    /// connected to). Reconnecting to a program's own socket in the user's directory says that
+    /// the program started again is waited for. At a socket named after a process id elsewhere
+    /// (`PID.sock` in a directory of the program's choosing) it says what to do: a program
+    /// started again has another process id, so another socket, and is never found at this one.
+    func text(of status: LinkStatus, program: String, path: String) -> String? {
         switch status {
         case .connected: nil
-        case .reconnecting(let reason) where isProcessSocket(path):
+        case .reconnecting(let reason) where restarts != nil:
+            "\(reason) — last state kept, reconnecting… (to \(program) when it starts again)"
+        case .reconnecting(let reason) where Self.isProcessSocket(path):
             "\(reason) — last state kept, reconnecting… (started again, it serves at a new socket: q, then opscope attach; "
                 + "serve with --socket PATH to be found again)"
         case .reconnecting(let reason): "\(reason) — last state kept, reconnecting…"
@@ -196,8 +224,15 @@ final class RemoteLink: @unchecked Sendable {
         return UnixSocket.writeAll(current, frame)
     }
 
-    func adopt(_ connected: RemoteHandshake.Connected) {
+    /// Takes a connection made to the agent at `socket` (the same path, or the socket of the
+    /// program started again).
+    func adopt(_ connected: RemoteHandshake.Connected, at socket: String) {
         lock.lock()
+        if connections > 0 {
+            let again = connected.welcome.program == welcome.program && connected.welcome.processID != welcome.processID
+            restart = again ? (connected.welcome.program, connected.welcome.processID) : nil
+        }
+        path = socket
         descriptor = connected.descriptor
         welcome = connected.welcome
         clockBase = (connected.welcome.now, AgentConfiguration.monotonicNow())

@@ -7,14 +7,19 @@ import OperationEvents
 ///
 /// When the program exits or the connection drops, the source says so (`sourceInfo.status`),
 /// keeps what it had, and, unless told not to, connects again to the same path; the stream then
-/// starts over from the program's keyframe.
-public final class RemoteSource: EventSource, @unchecked Sendable {
+/// starts over from the program's keyframe. A program's own socket in the user's directory
+/// (`PID.sock`, where a program serves by default) is not where the program comes back, since
+/// started again it has another process id: once that socket is gone the source attaches to the
+/// same program (same name, same user) started again in that directory, the newest if several.
+public final class RemoteSource: EventSource, ProgramChangeDescribing, @unchecked Sendable {
     // Safety: `links` and `primaryClaimed` are guarded by `lock`.
-    /// The socket attached to.
-    public let path: String
+    /// The socket attached to: the one connected to first, or that of the program started again.
+    public var path: String { primary.currentPath }
     /// Whether a dropped connection is made again.
     public let reconnects: Bool
     private let client: String
+    /// Where the program started again is looked for (nil: at its path only).
+    private let restarts: RestartSearch?
     private let lock = NSLock()
     /// The first link (made while connecting, so that errors come out at once), then one per
     /// further subscription.
@@ -32,12 +37,19 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
     /// Connects to the agent at `path` and greets it; throws one clear error (nobody there,
     /// another user's program, a version mismatch, a refusal). `readOnly`: the console refuses
     /// every command itself, whatever the program's agent would take.
-    public init(path: String, reconnects: Bool = true, client: String = "opscope", readOnly: Bool = false) throws(AttachError) {
-        self.path = path
+    public convenience init(path: String, reconnects: Bool = true, client: String = "opscope", readOnly: Bool = false) throws(AttachError) {
+        try self.init(path: path, reconnects: reconnects, client: client, readOnly: readOnly, restartDirectory: .standard())
+    }
+
+    /// The same, looking for a program started again in `restartDirectory` instead of the
+    /// user's directory (tests).
+    package init(path: String, reconnects: Bool = true, client: String = "opscope", readOnly: Bool = false,
+                 restartDirectory: SocketDirectory) throws(AttachError) {
         self.reconnects = reconnects
         self.client = client
         self.readOnly = readOnly
-        primary = try RemoteLink(path: path, mode: .stream, reconnects: reconnects, client: client)
+        restarts = RestartSearch(path: path, directory: restartDirectory)
+        primary = try RemoteLink(path: path, mode: .stream, reconnects: reconnects, client: client, restarts: restarts)
         links = [primary]
     }
 
@@ -48,9 +60,20 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
     /// takes commands, and while the connection is down, that it is.
     public var sourceInfo: SourceInfo {
         // One look at the link: a reconnection changes the program and the status together.
-        let (welcome, status) = primary.currentWelcomeAndStatus
-        return SourceInfo(kind: .remote, program: "\(welcome.program) (pid \(welcome.processID))",
-                          commandsRefused: readOnly ? Self.readOnlyReason : welcome.commandsRefused, status: RemoteLink.text(of: status, path: path))
+        let (welcome, _, status) = primary.currentWelcomeAndStatus
+        return SourceInfo(kind: .remote, program: Self.programText(welcome.program, welcome.processID),
+                          commandsRefused: readOnly ? Self.readOnlyReason : welcome.commandsRefused, status: status)
+    }
+
+    /// How `sourceInfo` names a program: `NAME (pid N)`.
+    private static func programText(_ program: String, _ processID: Int32) -> String { "\(program) (pid \(processID))" }
+
+    /// The program was started again and attached to again (at its new socket, or at a path of
+    /// its own): the status line says so rather than that it is another program.
+    public func programChange(from previous: String, to current: String) -> String? {
+        guard let restart = primary.currentRestart, current == Self.programText(restart.program, restart.processID),
+              previous.hasPrefix("\(restart.program) (pid ") else { return nil }
+        return "program \(restart.program) restarted as pid \(restart.processID), attached again"
     }
 
     /// The dashboard's caption for an attached program: `attached to NAME (pid N)`, with
@@ -88,7 +111,7 @@ public final class RemoteSource: EventSource, @unchecked Sendable {
             primaryClaimed = true
             return RemoteSubscription(link: primary, consumer: request.consumer)
         }
-        guard let link = try? RemoteLink(path: path, mode: .stream, reconnects: reconnects, client: client) else {
+        guard let link = try? RemoteLink(path: primary.currentPath, mode: .stream, reconnects: reconnects, client: client, restarts: restarts) else {
             return RemoteSubscription(link: nil, consumer: request.consumer)
         }
         links.append(link)

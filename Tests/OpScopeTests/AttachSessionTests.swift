@@ -133,6 +133,47 @@ struct AttachSessionTests {
         #expect(!screen.text.contains("new socket"), "\(screen.text)")
     }
 
+    @Test("a program's own socket in the directory gone: the program started again is attached to, and the status line says so")
+    func programStartedAgain() throws {
+        let folder = SocketFolder()
+        let directory = SocketDirectory(path: folder.path)
+        /// An agent standing in for process `pid` started at `startedAt`, at its own socket.
+        func serve(_ program: String, pid: Int32, startedAt: String, queue name: String) throws -> (AgentServer, ObservedOperationQueue) {
+            let monitor = OperationMonitor()
+            let queue = ObservedOperationQueue(monitor: monitor, name: name)
+            queue.isSuspended = true
+            queue.addOperation(BlockOperation {})
+            var configuration = AgentConfiguration()
+            configuration.socketPath = directory.socketPath(for: pid)
+            configuration.program = program
+            configuration.removeAtExit = false
+            configuration.processIdentity = (pid, startedAt)
+            return (try AgentServer.start(monitor, configuration: configuration), queue)
+        }
+        let (first, firstQueue) = try serve("restarting", pid: 4001, startedAt: "2030-01-01T10:00:00.000000000Z", queue: "alpha-q")
+        let remote = try RemoteSource(path: directory.socketPath(for: 4001), reconnects: true, restartDirectory: directory)
+        defer { remote.close() }
+        let terminal = TestTerminal(width: 120, height: 30)
+        var session = attachedSession(remote)
+        #expect(run(&session, on: terminal) { title($0).contains("attached to restarting (pid 4001)") && $0.text.contains("alpha-q") },
+                "\(terminal.text)")
+        // Another program serves in the directory too: it is not the one started again.
+        let (other, otherQueue) = try serve("bystander", pid: 4500, startedAt: "2030-01-01T11:00:00.000000000Z", queue: "other-q")
+        defer { other.stop() }
+        first.stop()
+        #expect(run(&session, on: terminal) { statusLine($0).contains("reconnecting… (to restarting when it starts again)") },
+                "\(terminal.text)")
+        let (again, againQueue) = try serve("restarting", pid: 4002, startedAt: "2030-01-01T10:01:00.000000000Z", queue: "beta-q")
+        defer { again.stop() }
+        #expect(run(&session, on: terminal) { screen in
+            title(screen).contains("attached to restarting (pid 4002)") && statusLine(screen).contains("program restarting restarted as pid 4002, attached again")
+        }, "\(terminal.text)")
+        #expect(run(&session, on: terminal) { $0.text.contains("beta-q") }, "\(terminal.text)")
+        #expect(!terminal.text.contains("other-q") && !terminal.text.contains("bystander"), "\(terminal.text)")
+        #expect(remote.path == directory.socketPath(for: 4002))
+        _ = (firstQueue, otherQueue, againQueue)
+    }
+
     @Test("--readonly: the console says read-only, refuses s, c and :max itself, and the program gets no command")
     func readOnlyConsole() throws {
         let folder = SocketFolder()

@@ -21,6 +21,22 @@ struct AttachTerminalTests {
         func run(_ command: String) -> String { "XDG_RUNTIME_DIR=\(path) \(command)" }
         var socketDirectory: String { path + "/opscope" }
         deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// `opscope demo NAME --serve` in a pane of its own, once it serves; its pid.
+        func serve(_ name: String) throws -> (Tmux, Int32) {
+            let demo = Tmux(run("\(Tmux.opscope) demo \(name) --serve"))
+            demo.wait(for: "the serving demo \(name)") { $0.contains("attach from another terminal: opscope attach") }
+            let pid = try #require(demo.programPID(), "no pid for the demo \(name)")
+            return (demo, pid)
+        }
+
+        /// Ends demos started by `serve` (SIGTERM) and waits for each to exit.
+        static func stop(_ demos: [(Tmux, Int32)]) {
+            for (demo, pid) in demos {
+                Tmux.run(["kill", "-TERM", "\(pid)"])
+                demo.wait(for: "the demo's exit") { $0.contains("EXIT=") }
+            }
+        }
     }
 
     private func expectSaneTerminal(_ screen: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -73,8 +89,8 @@ struct AttachTerminalTests {
         let gone = console.wait(for: "program exited, last state kept") { screen in
             screen.contains("program exited") && screen.contains("q2 paused") && screen.contains("render-feed")
         }
-        // Attached by process id: a restart would serve elsewhere, and the console says so.
-        #expect(gone.contains("serves at a new socket"), "\(gone)")
+        // Attached by process id: the console waits for the program to be started again.
+        #expect(gone.contains("reconnecting… (to stuck when it starts again)"), "\(gone)")
         second.wait(for: "program exited in the second console") { $0.contains("program exited") }
         console.send("q")
         let after = console.wait(for: "the console's exit") { $0.contains("EXIT=") && $0.contains("speed") }
@@ -136,6 +152,34 @@ struct AttachTerminalTests {
         console.send("q")
         let after = console.wait(for: "the console's exit") { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=0"))
+    }
+
+    @Test("attached by pid, the demo killed and started again: the console attaches to the new pid and says so", arguments: [(80, 24), (200, 60)])
+    func programStartedAgain(size: (width: Int, height: Int)) throws {
+        let runtime = Runtime()
+        let (first, firstPID) = try runtime.serve("stuck")
+        // Another program in the directory: never taken for the one started again.
+        let bystander = try runtime.serve("pipeline")
+        defer { Runtime.stop([bystander]) }
+        let console = Tmux(runtime.run("\(Tmux.opscope) attach \(firstPID)"), width: size.width, height: size.height)
+        console.wait(for: "the dashboard") { $0.contains("attached to stuck (pid \(firstPID))") && $0.contains("q2 paused") }
+        Tmux.run(["kill", "-TERM", "\(firstPID)"])
+        first.wait(for: "the demo's exit") { $0.contains("EXIT=0") }
+        console.wait(for: "waiting for the program to start again") { screen in
+            screen.contains("program exited") && screen.contains("q2 paused")
+                && (size.width < 120 || screen.contains("reconnecting… (to stuck when it starts again)"))
+        }
+        let (again, secondPID) = try runtime.serve("stuck")
+        defer { Runtime.stop([(again, secondPID)]) }
+        #expect(secondPID != firstPID)
+        let restarted = console.wait(for: "attached again to the new pid") { screen in
+            screen.contains("attached to stuck (pid \(secondPID))") && screen.contains("program stuck restarted as pid \(secondPID), attached again")
+        }
+        #expect(!restarted.contains("program exited"), "\(restarted)")
+        #expect(!restarted.contains("attached to pipeline"), "\(restarted)")
+        console.send("q")
+        let after = console.wait(for: "the console's exit") { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"), "\(after)")
     }
 
     @Test("SIGHUP (its terminal closed) to a serving demo removes its socket, as SIGINT and SIGTERM do")

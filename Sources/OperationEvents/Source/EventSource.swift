@@ -131,3 +131,12 @@ public protocol PlaybackControllable: AnyObject, Sendable {
     /// Carries out a playback request, or refuses it with a reason.
     func playback(_ request: PlaybackRequest) -> Result<PlaybackStatus, CommandError>
 }
+
+/// Sources whose program can change under a dashboard (a remote source that reconnected) and
+/// can tell how implement this too: the program started again is not "a different program".
+public protocol ProgramChangeDescribing: AnyObject, Sendable {
+    /// The status line's words now that the source names `current` instead of `previous` (both
+    /// as `SourceInfo.program` gives them); nil when the source has nothing to add to the
+    /// dashboard's own "a different program now".
+    func programChange(from previous: String, to current: String) -> String?
+}
