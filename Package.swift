@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The config file (config.toml): a small C++ parser (toml++) under a Swift API.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // `swift package generate-documentation --target OpScope`: the DocC catalogs (CI builds
         // them with warnings as errors). A plugin only: nothing of it is linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -101,6 +103,14 @@ let package = Package(
         .target(name: "DashboardSession", dependencies: ["DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit"]),
         .testTarget(name: "DashboardSessionTests",
                     dependencies: ["DashboardSession", "DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit", "OpScopeTestSupport"]),
+        // The config file (config.toml): every key in one table, read with TOMLKit, applied over
+        // SessionOptions; flags of the command line are applied over it the same way.
+        .target(name: "DashboardConfig", dependencies: [
+            "DashboardSession", "DashboardUI", "TerminalKit", .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        .testTarget(name: "DashboardConfigTests",
+                    dependencies: ["DashboardConfig", "DashboardSession", "DashboardUI", "DemoLauncher", "OpScopeTestSupport",
+                                   .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Serving a program's event stream over a Unix socket to consoles in other processes, and
         // the console's side of it (`opscope attach`): any EventSource, no bridge, no terminal.
         .target(name: "OpScopeAgent", dependencies: ["OperationEvents", "EventCoding"]),
@@ -138,7 +148,7 @@ let package = Package(
         .target(name: "OpScopeDemos", dependencies: ["OperationBridge", "OperationEvents"], path: "Demos/OpScopeDemos"),
         // Running a demo in the dashboard (shared by opscope and the demos' own programs).
         .target(name: "DemoLauncher", dependencies: [
-            "OpScope", "OpScopeDemos", "OpScopeTelemetry", "OpScopeOTLP",
+            "OpScope", "OpScopeDemos", "OpScopeTelemetry", "OpScopeOTLP", "DashboardConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Demos/DemoLauncher"),
         // Each demo as its own program.

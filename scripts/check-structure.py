@@ -29,6 +29,7 @@ ALLOWED = {
     "NcursesBackend": STD | POSIX | {"TerminalKit", "CNcurses", "TerminalGuard"},
     "DashboardUI": STD | {"DashboardModel", "OperationEvents", "TerminalKit"},
     "DashboardSession": STD | {"DashboardUI", "DashboardModel", "OperationEvents", "TerminalKit"},
+    "DashboardConfig": STD | POSIX | {"DashboardSession", "DashboardUI", "TerminalKit", "TOMLKit"},
     "GraphExport": STD | {"DashboardModel", "OperationEvents"},
     "OpScopeRecording": STD | POSIX | {"Foundation", "OperationEvents", "EventCoding", "DashboardModel"},
     "OpScopeAgent": STD | POSIX | {"Foundation", "Dispatch", "OperationEvents", "EventCoding"},

@@ -18,7 +18,7 @@ enum ArgumentRewrite {
                 result += arguments[index...]
                 break
             }
-            let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+            let next: String? = index + 1 < arguments.count ? arguments[index + 1] : nil
             if let replacement = rewrite(argument, next) {
                 result.append(replacement.word)
                 index += replacement.consumesNext ? 2 : 1

@@ -16,9 +16,11 @@ public enum DemoLauncher {
         defer { otlp.map { DemoTelemetry.finish($0, quietly: false) } }
         let handle = demo.start(monitor, Pace(speed: display.speed, seed: display.seed))
         defer { handle.stop() }
-        var options = display.terminal.sessionOptions
+        var defaults = SessionOptions()
+        // A demo teaches: it narrates unless the config file says not to.
+        defaults.narration = true
+        var options = display.terminal.sessionOptions(over: defaults)
         options.caption = "\(demo.name): \(demo.caption)"
-        options.narration = true
         options.model = DisplayOptions.modelConfiguration(speed: display.speed)
         let ending: SessionEnding
         do {
@@ -51,7 +53,7 @@ public enum DemoLauncher {
     }
 
     /// The `main` of a demo's own executable: `--ascii`, `--no-color`, `--no-mouse`, `--fps`,
-    /// `--speed`, `--seed` as for `opscope demo`; errors are one line with exit status 2, and an
+    /// `--config`, `--speed`, `--seed` as for `opscope demo`; errors are one line with exit status 2, and an
     /// error in the command line ends with where the help is.
     public static func main(demo name: String) -> Never {
         let demo = Demo.named(name)!

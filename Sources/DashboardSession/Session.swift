@@ -51,6 +51,7 @@ public struct Session {
         // One look at the source: the refusal and the program come from the same answer.
         let info = source.sourceInfo
         interaction.commandsRefused = info.commandsRefused
+        interaction.state = options.initialView
         interaction.state.narration.isOn = options.narration
         sourceProgram = (info.program, info.commandsRefused)
         composer = FrameComposer(theme: Theme(unicode: options.unicode, color: options.color),

@@ -1,4 +1,5 @@
 import DashboardModel
+import DashboardUI
 import OperationEvents
 
 /// How a dashboard session looks and behaves; the `opscope` command's flags map onto these.
@@ -19,6 +20,10 @@ public struct SessionOptions: Sendable {
     public var sourceCaption: (@Sendable (SourceInfo) -> String)?
     /// Narrate each state change in a line under the panes (on in demos; `t` toggles it).
     public var narration = false
+    /// What the dashboard opens on: the view (`screen`), the table's sort, whether finished
+    /// operations are hidden, any other state a key would set (the config file's `view`, `sort`
+    /// and `hide_finished`). Narration is `narration`'s, whatever this says.
+    public var initialView = ViewState()
     /// Retention and warning thresholds of the dashboard's model.
     public var model = ModelConfiguration()
     /// For the reliability tests only: trap while drawing the second frame, to check that the

@@ -121,6 +121,10 @@ extension ViewState {
         /// The view's name in its frame and in help.
         public var title: String { view.text.title }
 
+        /// The view's short name (`stuck`, `start order`): in the list of views a list view's
+        /// frame gives, and (with `-` for spaces) the config file's `view` value.
+        package var shortName: String { view.text.shortName }
+
         /// The view's digit and title.
         public var description: String { "\(rawValue) \(title)" }
     }

@@ -34,8 +34,10 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         if isatty(STDERR_FILENO) == 1 { FileHandle.standardErrorWrite("opscope: reading \(file)…\n") }
         let recording = try RecordingInput.open(file)
-        var options = terminal.sessionOptions
-        options.narration = true
+        var defaults = SessionOptions()
+        // A replay tells its story, as a demo does, unless the config file says not to.
+        defaults.narration = true
+        var options = terminal.sessionOptions(over: defaults)
         let header = recording.header
         var caption = "replay of \(header.program) (pid \(header.processID)), recorded \(header.startedAt.description.prefix(19))Z: "
             + "\(recording.eventCount) events"

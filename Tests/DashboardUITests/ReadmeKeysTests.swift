@@ -1,5 +1,6 @@
 import DashboardUI
 import Foundation
+import OpScopeTestSupport
 import Testing
 
 /// The "Keys" table of docs/keys-and-views.md (the guide README links for every key) is the key
@@ -18,22 +19,12 @@ struct ReadmeKeysTests {
         try expectGenerated(ScreenViews.markdownTable(), named: "views", from: "ScreenViews")
     }
 
-    /// The guide's section between `<!-- NAME: generated from SOURCE; … -->` and `<!-- end of NAME -->`
-    /// is `wanted`, word for word (rewritten instead with `OPSCOPE_RECORD=1`).
+    /// The guide's section generated from `source` is `wanted`, word for word (rewritten instead
+    /// with `OPSCOPE_RECORD=1`).
     private func expectGenerated(_ wanted: String, named name: String, from source: String) throws {
-        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/keys-and-views.md")
-        let text = try String(contentsOf: guide, encoding: .utf8)
-        let begin = "<!-- \(name): generated from \(source); OPSCOPE_RECORD=1 swift test --filter ReadmeKeysTests rewrites it -->\n"
-        let end = "\n<!-- end of \(name) -->"
-        let start = try #require(text.range(of: begin), "docs/keys-and-views.md has no generated \(name) section")
-        let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex))
-        let current = String(text[start.upperBound..<stop.lowerBound])
-        if ProcessInfo.processInfo.environment["OPSCOPE_RECORD"] != nil, current != wanted {
-            try (text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: wanted)).write(to: guide, atomically: true, encoding: .utf8)
-            return
-        }
-        #expect(current == wanted, "docs/keys-and-views.md's \(name) differ from \(source): run with OPSCOPE_RECORD=1 to regenerate")
+        let section = GeneratedSection("docs/keys-and-views.md", name: name, from: source, checkedBy: "ReadmeKeysTests")
+        #expect(try section.current(wanted: wanted) == wanted,
+                "docs/keys-and-views.md's \(name) differ from \(source): run with OPSCOPE_RECORD=1 to regenerate")
     }
 
     @Test("every key appears once in the table, and every bar entry names a bound action")

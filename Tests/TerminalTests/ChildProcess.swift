@@ -42,8 +42,10 @@ enum ChildProcess {
 
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp)
         close(writeEnd)
         guard spawned == 0 else { return Result(output: "", status: nil) }
 
@@ -82,6 +84,28 @@ enum ChildProcess {
         // Exited normally: the low 7 bits are 0 and the status is in the next byte.
         let exited = status & 0x7f == 0
         return Result(output: String(decoding: output, as: UTF8.self), status: exited ? (status >> 8) & 0xff : nil)
+    }
+
+    /// The directory the children see as XDG_CONFIG_HOME: empty, so that the config file of
+    /// whoever runs the tests changes nothing the tests look at. A test that wants a config file
+    /// writes one and names it (`--config FILE`, or `XDG_CONFIG_HOME=DIR` in the command).
+    static let configHome: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("opscope-tests-config-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// The children's environment (`NAME=value`): this process's as it is now (tests change
+    /// TERM), with XDG_CONFIG_HOME at `configHome` (tmux passes it on to its panes).
+    private static var environment: [String] {
+        var variables: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            let variable = String(cString: pointer)
+            if !variable.hasPrefix("XDG_CONFIG_HOME=") { variables.append(variable) }
+            entry += 1
+        }
+        return variables + ["XDG_CONFIG_HOME=" + configHome]
     }
 
     /// This process's open descriptors above 2 that a child would inherit (not close-on-exec).

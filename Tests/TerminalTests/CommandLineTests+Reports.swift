@@ -113,7 +113,7 @@ extension CommandLineTests {
         // The suggestion runs.
         let report = opscope("report readiness --after 0.1")
         #expect(report.output.contains("Queues") && report.status != 2, "\(report.output.prefix(300))")
-        // Other unknown options point at the help as before.
-        expectRefusal(opscope("demo readiness --colour"), "Unknown option '--colour'; see 'opscope demo --help'", "--colour")
+        // Other unknown options point at the help as before (with ArgumentParser's near miss).
+        expectRefusal(opscope("demo readiness --colour"), "Unknown option '--colour'. Did you mean '--color'?; see 'opscope demo --help'", "--colour")
     }
 }

@@ -143,7 +143,7 @@ struct CommandLineTests {
             ("--seed -1", "stuck: The value '-1' is invalid for '--seed <seed>'; see 'stuck --help'"),
             ("--fps -1", "stuck: --fps must be between 1 and 120, got -1; see 'stuck --help'"),
             ("--speed -2", "stuck: --speed must be between 0.05 and 20, got -2.0; see 'stuck --help'"),
-            ("--bogus", "stuck: Unknown option '--bogus'; see 'stuck --help'"),
+            ("--no-such-option", "stuck: Unknown option '--no-such-option'; see 'stuck --help'"),
         ]
         for (arguments, message) in cases {
             let words = arguments.split(separator: " ").map(String.init)
@@ -153,10 +153,10 @@ struct CommandLineTests {
     }
 
     @Test("argument errors end with where the help is: opscope --help, or the subcommand's", arguments: [
-        ("--bogus", "Unknown option '--bogus'; see 'opscope --help'"),
+        ("--no-such-option", "Unknown option '--no-such-option'; see 'opscope --help'"),
         ("--fps 0", "--fps must be between 1 and 120, got 0; see 'opscope --help'"),
-        ("demo --bogus", "Unknown option '--bogus'; see 'opscope demo --help'"),
-        ("report stuck --bogus", "Unknown option '--bogus'; see 'opscope report --help'"),
+        ("demo --no-such-option", "Unknown option '--no-such-option'; see 'opscope demo --help'"),
+        ("report stuck --no-such-option", "Unknown option '--no-such-option'; see 'opscope report --help'"),
         ("report stuck --after abc", "The value 'abc' is invalid for '--after <after>'; see 'opscope report --help'"),
         ("record stuck x.jsonl --for abc", "The value 'abc' is invalid for '--for <for>'; see 'opscope record --help'"),
         ("export x.jsonl", "Missing expected argument '--format <format>'; see 'opscope export --help'"),
