@@ -21,8 +21,11 @@ public struct OTLPConfiguration: Sendable {
     /// warnings (seconds of the monitor's clock).
     public var sweepInterval = 1.0
     /// Spans the exporter may hold before sending them; more are dropped (swift-otel's batch
-    /// processor).
-    public var spanQueueCapacity = 16_384
+    /// processor). 2,048 is the OpenTelemetry specification's default for
+    /// `OTEL_BSP_MAX_QUEUE_SIZE`, which overrides it: a queue kept full by a collector that
+    /// cannot keep up held about 4 KB per span (16,384 of them grew the process by 60 MiB and
+    /// more with every minute of load), and a larger queue only delays the drop.
+    public var spanQueueCapacity = 2_048
     /// How long spans wait to be sent in a batch, at most (seconds).
     public var batchDelay = 1.0
 
