@@ -153,7 +153,9 @@ public enum Narrator {
     private static func order(_ record: OperationRecord, limited: Bool) -> String {
         guard limited, !record.isBarrier, let started = record.startedAt else { return "" }
         let since = record.readyAt ?? record.addedAt
-        if started >= since, started - since < Self.atOnce {
+        // Said of work that has a priority to compare (set, or given by its QoS): of a normal
+        // one, in a lesson about something else, it would be noise.
+        if record.effectivePriority != .normal, started >= since, started - since < Self.atOnce {
             return "; a slot was free as it became ready, so it started at once: priority orders only the work that waits"
         }
         guard record.priority != record.effectivePriority else { return "" }

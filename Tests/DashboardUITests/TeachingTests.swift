@@ -168,6 +168,11 @@ struct TeachingTests {
         script.queue(1, "jobs", max: 2)
         script.add(1, queue: 1, "job-1", priority: .veryLow)
         script.start(1, after: 1_000)
+        var plain = EventScript()
+        plain.queue(1, "sync", max: 2)
+        plain.add(1, queue: 1, "upload")
+        plain.start(1, after: 1_000)
+        #expect(sentence(plain)?.contains("priority") == false, "no priority in play: nothing said of it")
         #expect(sentence(script)?.hasSuffix("; a slot was free as it became ready, so it started at once: priority orders only the work that waits") == true,
                 "\(sentence(script) ?? "")")
         script.add(2, queue: 1, "job-2", priority: .normal, effective: .veryHigh, qos: .userInteractive)
