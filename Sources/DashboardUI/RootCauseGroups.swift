@@ -32,10 +32,12 @@ public struct RootCauseGroups: Sendable {
         public var title: String
         /// Lower is worse: cycles and never-enqueued work first, turns last.
         public var severity: Int
-        /// The waiting operations, in id order; the root first when it waits itself (a never
-        /// enqueued or not-ready operation), and then it is not one of its own `waiters`.
+        /// The waiting operations, in id order, after the root when the cause is an operation
+        /// (waiting itself, as a never-enqueued one, or running, as one that never calls
+        /// finish()): every such group shows its cause, and the root is not one of its own
+        /// `waiters`.
         public var members: [OperationID]
-        /// The root cause when it is one of `members` (it is not waiting for itself).
+        /// The root cause when it is an operation the model holds (first in `members`).
         public var root: OperationID?
 
         /// The operations that wait for the cause: the members less the root.
@@ -56,20 +58,19 @@ public struct RootCauseGroups: Sendable {
         let warned = Set(model.warnings().compactMap { $0.kind.stuckCause == nil ? nil : $0.operation })
         var members: [Cause: [OperationID]] = [:]
         var order: [Cause] = []
-        var roots: [Cause: OperationID] = [:]
         for diagnosis in diagnoses {
             let cause = Self.cause(of: diagnosis, byOperation, warned, model)
             if members[cause] == nil { order.append(cause) }
-            if case .operation(diagnosis.operation) = cause {
-                roots[cause] = diagnosis.operation
-            } else {
+            if case .operation(diagnosis.operation) = cause {} else {
                 members[cause, default: []].append(diagnosis.operation)
             }
             result.chains[diagnosis.operation] = Diagnosis.path(from: diagnosis, through: byOperation, limit: 8)
         }
         result.groups = order.map { cause in
             let (title, severity) = Self.describe(cause, byOperation, warned, model)
-            let root = roots[cause]
+            // The root is listed whether it waits too or runs (it has no diagnosis then): a group
+            // of work behind a hung operation showed the waiters and not the cause.
+            let root: OperationID? = if case .operation(let id) = cause, model.operations.contains(id) { id } else { nil }
             return Group(cause: cause, title: title, severity: severity, members: (root.map { [$0] } ?? []) + (members[cause] ?? []),
                          root: root)
         }

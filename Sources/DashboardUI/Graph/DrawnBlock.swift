@@ -54,7 +54,7 @@ package struct DrawnBlock: Sendable {
         if block.backEdges.isEmpty, let chain = Self.chain(block.graph) {
             // One box, or a plain chain (most groups): one row, nothing to lay out. The same
             // picture the layered drawing makes of them, without its work.
-            labelWidth = Self.labelWidth(columns: chain.count, paneWidth: width, least: labelWidth)
+            labelWidth = Self.labelWidth(columns: chain.map { [block.nodes[$0]] }, paneWidth: width, least: labelWidth)
             let texts = chain.map(label)
             let widths = texts.map(GraphLabels.columns)
             canvas = GraphCanvas(width: widths.reduce(0, +) + 3 * (texts.count - 1), height: 1)
@@ -72,7 +72,9 @@ package struct DrawnBlock: Sendable {
             var layoutIndex = [Int](repeating: 0, count: order.count)
             for (index, node) in order.enumerated() { layoutIndex[node] = index }
             let back = block.backEdges.map { LayeredLayout.Edge(layoutIndex[$0.from], layoutIndex[$0.to]) }
-            labelWidth = Self.labelWidth(columns: layout.layers.count, paneWidth: width, least: labelWidth)
+            // A layer also holds the dummies of edges that pass through it (negative ids).
+            labelWidth = Self.labelWidth(columns: layout.layers.map { $0.compactMap { $0 >= 0 ? block.nodes[order[$0]] : nil } },
+                                         paneWidth: width, least: labelWidth)
             canvas = GraphDrawing.draw(layout, labels: order.map(label), backEdges: back, maxLabelWidth: compact ? 1 : labelWidth)
             canvas.renumberPlaced { order[$0] }
         }
@@ -87,12 +89,16 @@ package struct DrawnBlock: Sendable {
         collectItems()
     }
 
-    /// The columns a label may take in a block of `columns` layers: the pane's share for each
-    /// (less the gaps the edges need), and never less than `least`, the pane's default. A chain
-    /// of two in a wide pane shows whole names, not short ones with the pane blank beside them.
-    static func labelWidth(columns: Int, paneWidth: Int, least: Int) -> Int {
-        guard columns > 0 else { return least }
-        return max(least, (paneWidth - 6 * (columns - 1)) / columns)
+    /// The columns a label may take in a block whose layers hold `columns`: every label whole
+    /// when the widest of each layer fit the pane side by side (less the gaps the edges need);
+    /// else the pane's share for each layer, and never less than `least`, the pane's default. A
+    /// chain of two shows whole names where they fit, not short ones with the pane blank beside.
+    static func labelWidth(columns: [[GraphNode]], paneWidth: Int, least: Int) -> Int {
+        guard !columns.isEmpty else { return least }
+        let gaps = 6 * (columns.count - 1)
+        let widest = columns.map { column in column.map { GraphLabels.columns($0.label) }.max() ?? 0 }
+        if widest.reduce(0, +) + gaps <= paneWidth { return max(least, widest.max() ?? least) }
+        return max(least, (paneWidth - gaps) / columns.count)
     }
 
     /// The nodes of `graph` in order when it is one straight chain (a single node included):
