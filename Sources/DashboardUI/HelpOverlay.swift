@@ -136,7 +136,7 @@ package enum Legend {
                  meaning: "after a priority: the queue schedules it at another priority than the one set"),
             Mark(mark: "~", style: theme.dim, meaning: "a key change seen by sampling (not reported when it happened)"),
             Mark(mark: "≈", style: theme.dim, meaning: "a key change inferred (not seen directly)"),
-            Mark(mark: "!", style: theme.error, meaning: "a warning (view 3 lists them; the header counts them)"),
+            Mark(mark: "!", style: theme.error, meaning: "a warning (the warnings pane lists them, Tab to it; the header counts them)"),
             Mark(mark: "▸", style: theme.header, meaning: "the selected queue (s, C, ( and ) act on it); in the graph, a fold (Enter opens it)"),
             Mark(mark: "SUSPENDED", style: theme.suspended, meaning: "a suspended queue: it starts nothing"),
             Mark(mark: "held", style: theme.dim,

@@ -52,6 +52,7 @@ extension Interaction {
     /// Keys while a `:` or `/` line is being typed. They only edit the text; the filter is
     /// applied by the next frame.
     mutating func handleLine(_ input: LineInput, _ key: Key, _ model: DashboardModel) -> [Effect] {
+        if input.kind == .search { return handleSearch(input, key, model) }
         var line = input
         switch key {
         case .escape:
@@ -79,6 +80,47 @@ extension Interaction {
             if line.kind == .filter { state.table.filter = line.text }
             return [.redraw]
         }
+    }
+
+    /// Keys on the find line: typing jumps to the first match from where it opened, F3 and
+    /// Ctrl-N to the next, Ctrl-P to the one before; Enter stays there, Esc goes back.
+    private mutating func handleSearch(_ input: LineInput, _ key: Key, _ model: DashboardModel) -> [Effect] {
+        var line = input
+        let step: (forward: Bool, inclusive: Bool)?
+        switch key {
+        case .escape:
+            state.input = nil
+            if let origin = input.origin, model.operations.contains(origin) { select(origin, model) }
+            status("find: back where it started")
+            return [.redraw]
+        case .enter:
+            state.input = nil
+            state.history.add(line.text, .search)
+            return [.redraw]
+        case .resize:
+            return [.redraw]
+        case .function(3), .control("n"): step = (true, false)
+        case .control("p"): step = (false, false)
+        default:
+            switch line.edit(key, history: state.history.lines(.search), maximumLength: CommandPrompt.maximumLength) {
+            case .ignored: return []
+            case .full: return error("input too long (at most \(CommandPrompt.maximumLength) characters)")
+            case .changed: break
+            }
+            state.input = line
+            step = nil
+        }
+        let from = step == nil ? line.origin : state.selection
+        switch TableSearch.find(line.text, in: rows(model), from: from, inclusive: step == nil, forward: step?.forward ?? true, model) {
+        case .failure(let problem):
+            return error(problem.message)
+        case .success(nil):
+            if !line.text.isEmpty { status("find '\(line.text)': no operation listed matches (Esc goes back)") }
+        case .success(let match?):
+            select(match.operation, model)
+            status(TableSearch.describe(match, text: line.text, model))
+        }
+        return [.redraw]
     }
 
     /// A filter for one id (`#2`, `id:2`) that matches nothing because the operation is no longer

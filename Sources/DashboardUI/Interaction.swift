@@ -89,6 +89,13 @@ public struct Interaction: Sendable {
         case .addWork: return sendingCommand { $0.openPicker() }
         case .commandLine: state.input = LineInput(.command)
         case .filter: state.input = LineInput(.filter, text: state.table.filter)
+        case .search:
+            // Over the table, where the rows are: the last search again, ready to repeat (F3).
+            state.screen = .overview
+            state.focus = .table
+            var line = LineInput(.search, text: state.history.lines(.search).last ?? "")
+            line.origin = state.selection
+            state.input = line
         case .sortLeft, .sortRight:
             let step = action == .sortLeft ? -1 : 1
             let columns = ViewState.SortColumn.allCases

@@ -8,8 +8,8 @@ public enum UserAction: Sendable, Hashable, CaseIterable {
     case openDetails, back, nextPane, previousPane
     /// Commands to the observed program.
     case cancelSelected, tag, cancelQueue, toggleSuspend, raiseConcurrency, lowerConcurrency
-    /// Work picker, command line, filter.
-    case addWork, commandLine, filter
+    /// Work picker, command line, filter, the find line.
+    case addWork, commandLine, filter, search
     /// Pace of a demo or a replay; stepping through events while paused.
     case speedUp, speedDown, stepForward, restart
     /// Moving back while paused (the live history) and in a replay: an event back, a second
@@ -105,6 +105,10 @@ public enum KeyBindings {
         Binding(keys: keys(":"), label: ":", help: "command line (:help lists the commands)", action: .commandLine, replayBar: (7, ":", "Seek")),
         Binding(keys: keys("/"), label: "/", help: "filter the table: words, key:value (state queue qos name type id why), !negates, a|b either",
                 action: .filter, bar: (5, "/", "Filter"), replayBar: (8, "/", "Filter")),
+        Binding(keys: [.function(3), .control("f")], label: "F3 Ctrl-F",
+                help: "find: the selection jumps to the next operation that matches (the filter's words), hiding none; "
+                    + "on the find line F3 or Ctrl-N the next, Ctrl-P the one before, Enter stays, Esc goes back",
+                action: .search),
         Binding(keys: keys("<"), label: "<", help: "sort by the column to the left", action: .sortLeft, bar: (6, "<>", "Sort")),
         Binding(keys: keys(">"), label: ">", help: "sort by the column to the right", action: .sortRight),
         Binding(keys: keys("I"), label: "I", help: "invert the sort order", action: .invertSort),

@@ -1,4 +1,5 @@
 import TerminalKit
+import OperationEvents
 
 /// A line being typed at the bottom of the screen (`:` commands, `/` filter), with a cursor and
 /// readline's few keys people expect: ← → Home End, Backspace and Delete, Ctrl-U, Ctrl-W, and ↑ ↓
@@ -10,9 +11,17 @@ public struct LineInput: Sendable, Equatable {
         case command
         /// The `/` filter (applied while it is typed, once per frame).
         case filter
+        /// The find line (F3, Ctrl-F): the selection jumps to what matches, nothing is hidden.
+        case search
 
-        /// The character shown before the text.
-        public var prompt: String { self == .command ? ":" : "/" }
+        /// What is shown before the text.
+        public var prompt: String {
+            switch self {
+            case .command: ":"
+            case .filter: "/"
+            case .search: "find: "
+            }
+        }
     }
 
     /// What the line is for.
@@ -21,6 +30,8 @@ public struct LineInput: Sendable, Equatable {
     public private(set) var characters: [Character]
     /// Where the next character goes (0 ... count).
     public private(set) var cursor: Int
+    /// The find line's starting point: the selection when it opened, where Esc goes back to.
+    var origin: OperationID?
     /// While browsing the history: the entry shown (0 is the most recent).
     private var historyPosition: Int?
     /// The line as it was before browsing the history began (↓ past the newest returns to it).
@@ -123,6 +134,8 @@ public struct LineHistory: Sendable, Equatable {
     public private(set) var commands: [String] = []
     /// Entered filters.
     public private(set) var filters: [String] = []
+    /// Entered searches (the find line).
+    public private(set) var searches: [String] = []
     /// Lines kept per kind.
     public static let limit = 50
 
@@ -130,7 +143,13 @@ public struct LineHistory: Sendable, Equatable {
     public init() {}
 
     /// The lines of one kind.
-    public func lines(_ kind: LineInput.Kind) -> [String] { kind == .command ? commands : filters }
+    public func lines(_ kind: LineInput.Kind) -> [String] {
+        switch kind {
+        case .command: commands
+        case .filter: filters
+        case .search: searches
+        }
+    }
 
     /// Remembers an entered line (blank lines and a repeat of the last one are not kept).
     public mutating func add(_ line: String, _ kind: LineInput.Kind) {
@@ -140,6 +159,10 @@ public struct LineHistory: Sendable, Equatable {
             list.append(line)
             if list.count > Self.limit { list.removeFirst(list.count - Self.limit) }
         }
-        if kind == .command { push(&commands) } else { push(&filters) }
+        switch kind {
+        case .command: push(&commands)
+        case .filter: push(&filters)
+        case .search: push(&searches)
+        }
     }
 }

@@ -119,6 +119,22 @@ struct DashboardFixesTerminalTests {
         #expect(wide.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
     }
 
+    @Test("80x24: F3 finds an operation and selects it; the other rows stay listed")
+    func findJumps() {
+        let tmux = Tmux("\(Tmux.opscope) demo pipeline")
+        tmux.wait(for: "the dashboard") { $0.contains("parse-1") && $0.contains("download-1") }
+        tmux.send("F3")
+        tmux.send("parse-1")
+        tmux.send("Enter")
+        // The line closed, the status says where the search landed; the downloads stay listed.
+        let found = tmux.wait(for: "the match said") { $0.contains("find 'parse-1': #") }
+        #expect(found.contains("download-1"), "\(found)")
+        tmux.send("Enter")
+        tmux.wait(for: "the details of the match") { $0.contains("Details") && $0.contains("parse-1") }
+        tmux.send("q")
+        #expect(tmux.wait(for: "the exit") { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
     @Test("200x60: the graph's labels take the room the pane has, root causes with their words")
     func wideGraphLabels() {
         let wide = Tmux("\(Tmux.opscope) demo stuck", width: 200, height: 60)
